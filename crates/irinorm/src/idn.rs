@@ -1,0 +1,265 @@
+//! Internationalized domain names through the `idna` crate (UTS #46,
+//! non-transitional processing). irinorm never implements IDNA or Punycode
+//! itself; this module only chooses the flags, bounds the cost, and turns
+//! the crate's opaque failures into a report that names the label.
+
+use std::borrow::Cow;
+
+use idna::uts46::{AsciiDenyList, DnsLength, Hyphens, Uts46};
+
+/// Which ASCII characters UTS #46 processing rejects.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum AsciiDeny {
+    /// `UseSTD3ASCIIRules=true`: only letters, digits and hyphen.
+    Std3,
+    /// The WHATWG forbidden domain code points (`%#/:<>?@[\]^|`, space and
+    /// controls): the default, because `_` and other sub-delims occur in
+    /// real host names.
+    Url,
+    /// `UseSTD3ASCIIRules=false` with no deny list.
+    None,
+}
+
+/// The UTS #46 flags irinorm uses for a host.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct IdnaProfile {
+    /// ASCII deny list (UseSTD3ASCIIRules).
+    pub deny: AsciiDeny,
+    /// `CheckHyphens`.
+    pub check_hyphens: bool,
+    /// `VerifyDnsLength`.
+    pub verify_dns_length: bool,
+}
+
+impl Default for IdnaProfile {
+    /// The LADDER.md profile: non-transitional, CheckHyphens=false, the URL
+    /// deny list, no DNS length verification (lengths are a lint finding,
+    /// not a reason to refuse a name that UTS #46 accepts).
+    fn default() -> Self {
+        IdnaProfile {
+            deny: AsciiDeny::Url,
+            check_hyphens: false,
+            verify_dns_length: false,
+        }
+    }
+}
+
+impl IdnaProfile {
+    /// The flags of Unicode's conformance file IdnaTestV2.txt:
+    /// UseSTD3ASCIIRules, CheckHyphens and VerifyDnsLength all true.
+    pub const CONFORMANCE: IdnaProfile = IdnaProfile {
+        deny: AsciiDeny::Std3,
+        check_hyphens: true,
+        verify_dns_length: true,
+    };
+
+    fn deny(&self) -> AsciiDenyList {
+        match self.deny {
+            AsciiDeny::Std3 => AsciiDenyList::STD3,
+            AsciiDeny::Url => AsciiDenyList::URL,
+            AsciiDeny::None => AsciiDenyList::EMPTY,
+        }
+    }
+    fn hyphens(&self) -> Hyphens {
+        if self.check_hyphens {
+            Hyphens::Check
+        } else {
+            Hyphens::Allow
+        }
+    }
+    fn dns_length(&self) -> DnsLength {
+        if self.verify_dns_length {
+            DnsLength::Verify
+        } else {
+            DnsLength::Ignore
+        }
+    }
+}
+
+/// Hosts longer than this (in bytes, after percent-decoding) are refused
+/// before any UTS #46 work: a DNS name is at most 253 octets in A-label
+/// form, and this bound leaves room for every mapping UTS #46 can shrink
+/// (ignored characters, full-width forms). It keeps the cost of a hostile
+/// "host" of megabytes linear and small.
+pub const MAX_IDN_HOST_BYTES: usize = 1024;
+
+/// Why a host failed.
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub enum IdnaErrorKind {
+    /// Longer than [`MAX_IDN_HOST_BYTES`]; not processed.
+    TooLong,
+    /// Percent-decoding the host gave bytes that are not UTF-8.
+    NotUtf8,
+    /// A label starting with `xn--` that is not valid Punycode or not a
+    /// valid A-label.
+    BadPunycode,
+    /// A label with a disallowed or unassigned character, or breaking a
+    /// UTS #46 validity criterion (hyphens, bidi rule, joiners, lengths).
+    Invalid,
+}
+
+impl IdnaErrorKind {
+    /// Stable code for reports.
+    pub const fn code(&self) -> &'static str {
+        match self {
+            IdnaErrorKind::TooLong => "idna-too-long",
+            IdnaErrorKind::NotUtf8 => "idna-not-utf8",
+            IdnaErrorKind::BadPunycode => "idna-bad-punycode",
+            IdnaErrorKind::Invalid => "idna-invalid",
+        }
+    }
+}
+
+/// A host that UTS #46 refused: why, and the first label found at fault
+/// (the whole host when the failure is not local to one label, as with
+/// the bidi rule).
+#[derive(Clone, Debug, PartialEq, Eq, Hash)]
+pub struct IdnaError {
+    /// Why.
+    pub kind: IdnaErrorKind,
+    /// The label at fault.
+    pub label: String,
+}
+
+impl core::fmt::Display for IdnaError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(f, "{} (label {:?})", self.kind.code(), self.label)
+    }
+}
+
+impl std::error::Error for IdnaError {}
+
+static UTS46: Uts46 = Uts46::new();
+
+/// UTS #46 ToASCII of a host given as text (already percent-decoded).
+pub fn to_ascii<'a>(host: &'a str, profile: &IdnaProfile) -> Result<Cow<'a, str>, IdnaError> {
+    if host.len() > MAX_IDN_HOST_BYTES {
+        return Err(IdnaError {
+            kind: IdnaErrorKind::TooLong,
+            label: truncate(host),
+        });
+    }
+    UTS46
+        .to_ascii(
+            host.as_bytes(),
+            profile.deny(),
+            profile.hyphens(),
+            profile.dns_length(),
+        )
+        .map_err(|_| diagnose(host, profile))
+}
+
+/// UTS #46 ToUnicode of a host: U-labels for every valid label.
+pub fn to_unicode<'a>(host: &'a str, profile: &IdnaProfile) -> Result<Cow<'a, str>, IdnaError> {
+    if host.len() > MAX_IDN_HOST_BYTES {
+        return Err(IdnaError {
+            kind: IdnaErrorKind::TooLong,
+            label: truncate(host),
+        });
+    }
+    let (out, res) = UTS46.to_unicode(host.as_bytes(), profile.deny(), profile.hyphens());
+    match res {
+        Ok(()) => {
+            if profile.verify_dns_length {
+                // ToUnicode has no length check of its own; verify the A-label form.
+                to_ascii(host, profile)?;
+            }
+            Ok(out)
+        }
+        Err(_) => Err(diagnose(host, profile)),
+    }
+}
+
+/// Whether a host needs UTS #46 at all: it has non-ASCII or an ACE label
+/// (`xn--`, any case). Pure-ASCII LDH-ish hosts are only lower-cased, which
+/// rung 1 already did; running them through UTS #46 would change nothing
+/// for valid names and refuse names with `_` that DNS itself allows.
+pub fn needs_uts46(host: &str) -> bool {
+    let b = host.as_bytes();
+    if !b.is_ascii() {
+        return true;
+    }
+    b.split(|&c| c == b'.')
+        .any(|l| l.len() >= 4 && l[..4].eq_ignore_ascii_case(b"xn--"))
+}
+
+fn truncate(s: &str) -> String {
+    let mut end = s.len().min(64);
+    while !s.is_char_boundary(end) {
+        end -= 1;
+    }
+    s[..end].to_owned()
+}
+
+/// On the error path only: find the first label that fails on its own.
+#[cold]
+fn diagnose(host: &str, profile: &IdnaProfile) -> IdnaError {
+    // UTS #46 label separators: FULL STOP and the three it maps to it.
+    for label in host.split(['.', '\u{3002}', '\u{FF0E}', '\u{FF61}']) {
+        let single = UTS46.to_ascii(
+            label.as_bytes(),
+            profile.deny(),
+            profile.hyphens(),
+            DnsLength::Ignore,
+        );
+        let too_long = profile.verify_dns_length && single.as_ref().is_ok_and(|a| a.len() > 63);
+        if single.is_err() || too_long {
+            let kind = if label.len() >= 4 && label[..4].eq_ignore_ascii_case("xn--") {
+                IdnaErrorKind::BadPunycode
+            } else {
+                IdnaErrorKind::Invalid
+            };
+            return IdnaError {
+                kind,
+                label: truncate(label),
+            };
+        }
+    }
+    IdnaError {
+        kind: IdnaErrorKind::Invalid,
+        label: truncate(host),
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn ascii_and_unicode() {
+        let p = IdnaProfile::default();
+        assert_eq!(
+            to_ascii("résumé.example.org", &p).unwrap(),
+            "xn--rsum-bpad.example.org"
+        );
+        assert_eq!(
+            to_unicode("xn--rsum-bpad.example.org", &p).unwrap(),
+            "résumé.example.org"
+        );
+        assert_eq!(to_ascii("Bücher.DE", &p).unwrap(), "xn--bcher-kva.de");
+        assert_eq!(to_ascii("faß.de", &p).unwrap(), "xn--fa-hia.de");
+        assert_eq!(to_ascii("♥.net", &p).unwrap(), "xn--g6h.net");
+        assert_eq!(to_ascii("\u{2F868}.com", &p).unwrap(), "xn--snl.com");
+    }
+
+    #[test]
+    fn failures_name_the_label() {
+        let p = IdnaProfile::default();
+        let e = to_ascii("ok.\u{0378}.net", &p).unwrap_err();
+        assert_eq!(e.kind, IdnaErrorKind::Invalid);
+        assert_eq!(e.label, "\u{0378}");
+        let e = to_unicode("a.xn--a-.b", &p).unwrap_err();
+        assert_eq!(e.kind, IdnaErrorKind::BadPunycode);
+        let e = to_ascii(&"é".repeat(2000), &p).unwrap_err();
+        assert_eq!(e.kind, IdnaErrorKind::TooLong);
+    }
+
+    #[test]
+    fn which_hosts_need_it() {
+        assert!(!needs_uts46("example.com"));
+        assert!(!needs_uts46("_dmarc.example.com"));
+        assert!(needs_uts46("XN--rsum-bpad.example.org"));
+        assert!(needs_uts46("bücher.de"));
+        assert!(!needs_uts46("axn--b.com"));
+    }
+}

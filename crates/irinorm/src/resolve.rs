@@ -1,0 +1,287 @@
+//! Reference resolution: the strict algorithm of RFC 3986 §5.2.2, `merge`
+//! (§5.2.3), `remove_dot_segments` (§5.2.4) and recomposition (§5.3). IRIs
+//! resolve with the same algorithm (RFC 3987 §6.5): every delimiter is ASCII.
+
+use crate::error::ParseError;
+use crate::parse::{self, Grammar, Meta};
+use crate::path::remove_dot_segments;
+
+/// Resolves the reference `r` (with components `rm`) against the base `base`
+/// (components `bm`, which must have a scheme), appending the target to `out`.
+///
+/// Strict (§5.2.2): a reference with a scheme is used as it is, even when
+/// the scheme equals the base's (`http:g` stays `http:g`). The base's
+/// fragment is ignored. One repair beyond §5.3: a target without authority
+/// whose path would start with `//` gets a `/.` prefix, so that it re-parses
+/// with the same components (the same repair as WPT, uriparser, iri-string).
+pub fn resolve_into(base: &str, bm: &Meta, r: &str, rm: &Meta, out: &mut String) {
+    debug_assert!(bm.scheme(base).is_some(), "base must have a scheme");
+    let start = out.len();
+    let has_authority;
+    let path_start;
+    let query: Option<&str>;
+    if let Some(scheme) = rm.scheme(r) {
+        out.push_str(scheme);
+        out.push(':');
+        has_authority = push_authority(out, rm.authority(r));
+        path_start = out.len();
+        remove_dot_segments(rm.path(r), out);
+        query = rm.query(r);
+    } else {
+        out.push_str(bm.scheme(base).unwrap_or_default());
+        out.push(':');
+        if rm.authority(r).is_some() {
+            has_authority = push_authority(out, rm.authority(r));
+            path_start = out.len();
+            remove_dot_segments(rm.path(r), out);
+            query = rm.query(r);
+        } else {
+            has_authority = push_authority(out, bm.authority(base));
+            path_start = out.len();
+            let rp = rm.path(r);
+            if rp.is_empty() {
+                out.push_str(bm.path(base));
+                query = rm.query(r).or(bm.query(base));
+            } else {
+                if rp.starts_with('/') {
+                    remove_dot_segments(rp, out);
+                } else {
+                    merge_and_remove(bm, base, rp, out);
+                }
+                query = rm.query(r);
+            }
+        }
+    }
+    if !has_authority && out[path_start..].starts_with("//") {
+        out.insert_str(path_start, "/.");
+    }
+    if let Some(q) = query {
+        out.push('?');
+        out.push_str(q);
+    }
+    if let Some(f) = rm.fragment(r) {
+        out.push('#');
+        out.push_str(f);
+    }
+    debug_assert!(out.len() >= start);
+}
+
+fn push_authority(out: &mut String, a: Option<&str>) -> bool {
+    match a {
+        Some(a) => {
+            out.push_str("//");
+            out.push_str(a);
+            true
+        }
+        None => false,
+    }
+}
+
+/// §5.2.3 merge, then §5.2.4. When the base path is absolute (the usual
+/// case) the merged path is processed segment by segment straight from the
+/// two slices, without building it.
+fn merge_and_remove(bm: &Meta, base: &str, rp: &str, out: &mut String) {
+    let bp = bm.path(base);
+    // "If the base URI has a defined authority component and an empty
+    // path, then return a string consisting of "/" concatenated with the
+    // reference's path."
+    let dir = if bm.authority(base).is_some() && bp.is_empty() {
+        "/"
+    } else {
+        // "...excluding any characters after the right-most "/" in the base
+        // URI path, or excluding the entire base URI path if it does not
+        // contain any "/" characters"
+        &bp[..bp.rfind('/').map_or(0, |p| p + 1)]
+    };
+    if let Some(dir_segs) = dir.strip_prefix('/') {
+        let dir_segs = dir_segs.strip_suffix('/').unwrap_or(dir_segs);
+        let from_base = (!dir.eq("/"))
+            .then(|| dir_segs.split('/'))
+            .into_iter()
+            .flatten();
+        absolute_segments(from_base.chain(rp.split('/')), out);
+    } else {
+        // Rootless base path (no authority): rare; build the merged path.
+        let mut merged = String::with_capacity(dir.len() + rp.len());
+        merged.push_str(dir);
+        merged.push_str(rp);
+        remove_dot_segments(&merged, out);
+    }
+}
+
+/// `remove_dot_segments` for an absolute path given as its segments (the
+/// text between the slashes): equal to §5.2.4 on `"/" + segs.join("/")`.
+fn absolute_segments<'s>(segs: impl Iterator<Item = &'s str>, out: &mut String) {
+    let base = out.len();
+    let mut segs = segs.peekable();
+    while let Some(seg) = segs.next() {
+        let last = segs.peek().is_none();
+        match seg {
+            "." => {}
+            ".." => match out[base..].rfind('/') {
+                Some(p) => out.truncate(base + p),
+                None => out.truncate(base),
+            },
+            _ => {
+                out.push('/');
+                out.push_str(seg);
+                continue;
+            }
+        }
+        if last {
+            out.push('/');
+        }
+    }
+}
+
+/// Errors of the string-level [`resolve`].
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum ResolveError {
+    /// The base is not an absolute IRI (it needs a scheme).
+    Base(ParseError),
+    /// The reference is not an IRI-reference.
+    Reference(ParseError),
+}
+
+impl core::fmt::Display for ResolveError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            ResolveError::Base(e) => write!(f, "base: {e}"),
+            ResolveError::Reference(e) => write!(f, "reference: {e}"),
+        }
+    }
+}
+
+impl std::error::Error for ResolveError {}
+
+impl ResolveError {
+    /// The underlying parse error.
+    pub fn parse_error(&self) -> &ParseError {
+        match self {
+            ResolveError::Base(e) | ResolveError::Reference(e) => e,
+        }
+    }
+}
+
+/// Resolves `reference` against `base`, both as text: the base must be an
+/// `IRI` (a URI is one; its fragment is ignored), the reference an
+/// `IRI-reference`.
+pub fn resolve(base: &str, reference: &str) -> Result<String, ResolveError> {
+    let bm = parse::parse(base, Grammar::Iri).map_err(ResolveError::Base)?;
+    let rm = parse::parse(reference, Grammar::IriReference).map_err(ResolveError::Reference)?;
+    let mut out = String::with_capacity(base.len() + reference.len());
+    resolve_into(base, &bm, reference, &rm, &mut out);
+    Ok(out)
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    const BASE: &str = "http://a/b/c/d;p?q";
+
+    fn r(reference: &str) -> String {
+        resolve(BASE, reference).unwrap()
+    }
+
+    #[test]
+    fn rfc3986_5_4_1_normal_examples() {
+        for (rf, want) in [
+            ("g:h", "g:h"),
+            ("g", "http://a/b/c/g"),
+            ("./g", "http://a/b/c/g"),
+            ("g/", "http://a/b/c/g/"),
+            ("/g", "http://a/g"),
+            ("//g", "http://g"),
+            ("?y", "http://a/b/c/d;p?y"),
+            ("g?y", "http://a/b/c/g?y"),
+            ("#s", "http://a/b/c/d;p?q#s"),
+            ("g#s", "http://a/b/c/g#s"),
+            ("g?y#s", "http://a/b/c/g?y#s"),
+            (";x", "http://a/b/c/;x"),
+            ("g;x", "http://a/b/c/g;x"),
+            ("g;x?y#s", "http://a/b/c/g;x?y#s"),
+            ("", "http://a/b/c/d;p?q"),
+            (".", "http://a/b/c/"),
+            ("./", "http://a/b/c/"),
+            ("..", "http://a/b/"),
+            ("../", "http://a/b/"),
+            ("../g", "http://a/b/g"),
+            ("../..", "http://a/"),
+            ("../../", "http://a/"),
+            ("../../g", "http://a/g"),
+        ] {
+            assert_eq!(r(rf), want, "{rf}");
+        }
+    }
+
+    #[test]
+    fn rfc3986_5_4_2_abnormal_examples() {
+        for (rf, want) in [
+            ("../../../g", "http://a/g"),
+            ("../../../../g", "http://a/g"),
+            ("/./g", "http://a/g"),
+            ("/../g", "http://a/g"),
+            ("g.", "http://a/b/c/g."),
+            (".g", "http://a/b/c/.g"),
+            ("g..", "http://a/b/c/g.."),
+            ("..g", "http://a/b/c/..g"),
+            ("./../g", "http://a/b/g"),
+            ("./g/.", "http://a/b/c/g/"),
+            ("g/./h", "http://a/b/c/g/h"),
+            ("g/../h", "http://a/b/c/h"),
+            ("g;x=1/./y", "http://a/b/c/g;x=1/y"),
+            ("g;x=1/../y", "http://a/b/c/y"),
+            ("g?y/./x", "http://a/b/c/g?y/./x"),
+            ("g?y/../x", "http://a/b/c/g?y/../x"),
+            ("g#s/./x", "http://a/b/c/g#s/./x"),
+            ("g#s/../x", "http://a/b/c/g#s/../x"),
+            ("http:g", "http:g"),
+        ] {
+            assert_eq!(r(rf), want, "{rf}");
+        }
+    }
+
+    #[test]
+    fn structure_repair_and_rootless_bases() {
+        assert_eq!(resolve("f:/a", ".//g").unwrap(), "f:/.//g");
+        assert_eq!(
+            resolve("non-spec:/p", "a/..//path").unwrap(),
+            "non-spec:/.//path"
+        );
+        assert_eq!(resolve("foo:a/b", "../c").unwrap(), "foo:/c");
+        assert_eq!(resolve("zz:abc", "foo/../bar").unwrap(), "zz:/bar");
+        assert_eq!(resolve("foo:a", "b/c").unwrap(), "foo:b/c");
+        assert_eq!(resolve("http://a", "b").unwrap(), "http://a/b");
+        assert_eq!(resolve("http://a/b#frag", "").unwrap(), "http://a/b");
+    }
+
+    #[test]
+    fn segments_equal_literal() {
+        for p in [
+            "/a/b/../../c",
+            "/..",
+            "/..//",
+            "/a/.",
+            "/a//../b",
+            "/.",
+            "/./",
+            "/a/b/",
+            "/",
+        ] {
+            let mut lit = String::new();
+            remove_dot_segments(p, &mut lit);
+            let mut seg = String::new();
+            absolute_segments(p[1..].split('/'), &mut seg);
+            assert_eq!(seg, lit, "{p}");
+        }
+    }
+
+    #[test]
+    fn iri_resolution() {
+        assert_eq!(
+            resolve("http://例え.jp/a/b", "../ç?é#ü").unwrap(),
+            "http://例え.jp/ç?é#ü"
+        );
+    }
+}
