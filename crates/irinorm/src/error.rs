@@ -56,6 +56,8 @@ pub enum ErrorKind {
     TooLong,
     /// The bytes are not valid UTF-8 (only from byte-level entry points).
     InvalidUtf8,
+    /// The bytes are malformed in the declared input encoding.
+    InvalidEncoding,
     /// A character that the grammar does not allow at this position.
     InvalidChar,
     /// A `%` not followed by two hexadecimal digits (RFC 3986 §2.1).
@@ -90,6 +92,7 @@ impl ErrorKind {
         match self {
             ErrorKind::TooLong => "too-long",
             ErrorKind::InvalidUtf8 => "invalid-utf8",
+            ErrorKind::InvalidEncoding => "invalid-encoding",
             ErrorKind::InvalidChar => "invalid-char",
             ErrorKind::BadPercentEncoding => "bad-percent-encoding",
             ErrorKind::BadScheme => "bad-scheme",
@@ -109,6 +112,7 @@ impl ErrorKind {
         match self {
             ErrorKind::TooLong => "input longer than the maximum length",
             ErrorKind::InvalidUtf8 => "not valid UTF-8",
+            ErrorKind::InvalidEncoding => "malformed in the input encoding",
             ErrorKind::InvalidChar => "character not allowed here",
             ErrorKind::BadPercentEncoding => "'%' not followed by two hex digits",
             ErrorKind::BadScheme => {

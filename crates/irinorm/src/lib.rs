@@ -11,6 +11,8 @@
 //! - [`path`]: `remove_dot_segments` (RFC 3986 §5.2.4).
 //! - [`host`]: IPv4/IPv6/IPvFuture hosts, RFC 5952 IPv6 text.
 //! - [`idn`]: UTS #46 through the `idna` crate.
+//! - [`ladder`]: the comparison ladder (string, syntax, scheme rungs) as
+//!   normalization, comparison and keys; [`scheme`]: the scheme registry.
 //!
 //! The library does no I/O and has no `unsafe` code. Errors are values:
 //! no input, however malformed, makes it panic.
@@ -21,12 +23,14 @@
 pub mod error;
 pub mod host;
 pub mod idn;
+pub mod ladder;
 pub mod mapping;
 pub mod parse;
 pub mod path;
 pub mod pct;
 pub mod reference;
 pub mod resolve;
+pub mod scheme;
 mod table;
 pub mod ucs;
 

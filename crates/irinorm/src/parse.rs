@@ -15,7 +15,8 @@
 use crate::error::{Component, ErrorKind, ParseError};
 use crate::host::{self, HostKind};
 use crate::table::{
-    hex_val, is, ALPHA, DIGIT, HEXDIG, PCHAR, QUERY, REG_NAME, SCHEME, UNRESERVED, UPPER, USERINFO,
+    hex_val, is, ALPHA, AUTH_FAST, DIGIT, HEXDIG, PATH_FAST, QUERY, SCHEME, TABLE, UNRESERVED,
+    UPPER,
 };
 use crate::ucs;
 
@@ -445,26 +446,34 @@ impl<const IRI: bool> Parser<'_, IRI> {
             return self.after_ip_literal(i, m);
         }
         // Scan with the userinfo set (a superset of reg-name plus ':'): until
-        // '@' we cannot know whether this is userinfo or host[:port].
+        // '@' we cannot know whether this is userinfo or host[:port]. The
+        // inner loop skips the plain bytes; the others (':', upper case,
+        // '%', '@', the delimiters, errors) are looked at one by one.
         let mut colon = 0usize;
         let mut upper = false;
-        while i < len {
+        loop {
+            i = skip_class(b, i, AUTH_FAST);
+            if i == len {
+                break;
+            }
             let c = b[i];
-            if is(c, USERINFO) {
-                if c == b':' && colon == 0 {
+            if c == b'/' || c == b'?' || c == b'#' {
+                break;
+            } else if c == b':' {
+                if colon == 0 {
                     colon = i;
                 }
-                upper |= is(c, UPPER);
+                i += 1;
+            } else if c == b'@' {
+                m.flags |= HAS_USERINFO;
+                return self.host_port(i + 1, m);
+            } else if is(c, UPPER) {
+                upper = true;
                 i += 1;
             } else if c == b'%' {
                 self.pct(i, Component::Authority)
                     .map_err(|e| self.authority_error(e, start))?;
                 i += 3;
-            } else if c == b'@' {
-                m.flags |= HAS_USERINFO;
-                return self.host_port(i + 1, m);
-            } else if c == b'/' || c == b'?' || c == b'#' {
-                break;
             } else if c >= 0x80 {
                 i += self
                     .non_ascii(i, Component::Authority, false)
@@ -535,16 +544,20 @@ impl<const IRI: bool> Parser<'_, IRI> {
         m.host_start = start as u32;
         let mut i = start;
         let mut upper = false;
-        while i < len {
+        loop {
+            i = skip_class(b, i, AUTH_FAST);
+            if i == len {
+                break;
+            }
             let c = b[i];
-            if is(c, REG_NAME) {
-                upper |= is(c, UPPER);
+            if c == b':' || c == b'/' || c == b'?' || c == b'#' {
+                break;
+            } else if is(c, UPPER) {
+                upper = true;
                 i += 1;
             } else if c == b'%' {
                 self.pct(i, Component::Host)?;
                 i += 3;
-            } else if c == b':' || c == b'/' || c == b'?' || c == b'#' {
-                break;
             } else if c >= 0x80 {
                 i += self.non_ascii(i, Component::Host, false)?;
             } else {
@@ -633,24 +646,31 @@ impl<const IRI: bool> Parser<'_, IRI> {
     /// The exact path rule (abempty, absolute, noscheme, rootless, empty)
     /// follows from what precedes it; only path-noscheme needs a check,
     /// done by the caller.
+    ///
+    /// The inner loop skips `pchar` and `/` (slashes are frequent, so they
+    /// stay out of the slow branch); `.` goes to the slow branch, where a
+    /// `.` right after a `/` marks a possible dot segment. A `.` that starts
+    /// the path is marked by the caller.
     #[inline(always)]
     fn path(&mut self, mut i: usize) -> Result<usize, ParseError> {
         let b = self.b;
         let len = b.len();
-        while i < len {
+        loop {
+            i = skip_class(b, i, PATH_FAST);
+            if i == len {
+                break;
+            }
             let c = b[i];
-            if is(c, PCHAR) {
-                i += 1;
-            } else if c == b'/' {
-                i += 1;
-                if i < len && b[i] == b'.' {
+            if c == b'?' || c == b'#' {
+                break;
+            } else if c == b'.' {
+                if i > 0 && b[i - 1] == b'/' {
                     self.flags |= DOT_SEG;
                 }
+                i += 1;
             } else if c == b'%' {
                 self.pct(i, Component::Path)?;
                 i += 3;
-            } else if c == b'?' || c == b'#' {
-                break;
             } else if c >= 0x80 {
                 i += self.non_ascii(i, Component::Path, false)?;
             } else {
@@ -667,11 +687,13 @@ impl<const IRI: bool> Parser<'_, IRI> {
         let b = self.b;
         let len = b.len();
         let stop_at_hash = comp == Component::Query;
-        while i < len {
+        loop {
+            i = skip_class(b, i, QUERY);
+            if i == len {
+                break;
+            }
             let c = b[i];
-            if is(c, QUERY) {
-                i += 1;
-            } else if c == b'%' {
+            if c == b'%' {
                 self.pct(i, comp)?;
                 i += 3;
             } else if c == b'#' && stop_at_hash {
@@ -713,6 +735,28 @@ impl<const IRI: bool> Parser<'_, IRI> {
         };
         ParseError::new(ErrorKind::BadScheme, offset, Component::Scheme)
     }
+}
+
+/// The end of the run of bytes of class `class` starting at `i`.
+///
+/// Eight bytes at a time while all eight are in the class (one branch per
+/// chunk instead of one per byte: the components of real references are
+/// long runs of plain bytes), then byte by byte up to the first byte out of
+/// the class. Still one pass: no byte is looked at twice except the bytes
+/// of the one chunk that contains the end of the run.
+#[inline(always)]
+fn skip_class(b: &[u8], mut i: usize, class: u16) -> usize {
+    while let Some(chunk) = b.get(i..i + 8) {
+        let all = chunk.iter().fold(!0u16, |acc, &c| acc & TABLE[c as usize]);
+        if all & class == 0 {
+            break;
+        }
+        i += 8;
+    }
+    while i < b.len() && is(b[i], class) {
+        i += 1;
+    }
+    i
 }
 
 /// `IPv4address` wins over `reg-name` when both match (RFC 3986 §3.2.2).

@@ -128,6 +128,198 @@ pub fn normalize_relative_path(input: &str, out: &mut String) {
     }
 }
 
+/// How the dot segments of a path are removed; chosen from what precedes
+/// the path (LADDER.md rung 1).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum PathMode {
+    /// The path starts with `/` (there is an authority, or it is
+    /// path-absolute): RFC 3986 §5.2.4 literally.
+    Absolute,
+    /// A rootless path after a scheme (`mailto:a/../b`): §5.2.4 literally,
+    /// which may leave an absolute path (`zz:a/../b` -> `zz:/b`).
+    RootlessLiteral,
+    /// A relative-path reference: leading `..` segments stay (see
+    /// [`normalize_relative_path`]).
+    Relative,
+}
+
+/// Removes dot segments while the normalizer writes a path into `out`, one
+/// segment at a time, so that no copy of the path is needed: call
+/// [`PathWriter::begin`], append the (already percent-normalized) segment
+/// text, then [`PathWriter::end`]; [`PathWriter::finish`] adds the prefixes
+/// that keep the structure (`/.` before `//` without authority, `./` before
+/// a relative path whose first segment is empty or has a `:`).
+///
+/// Equal to [`remove_dot_segments`] (Absolute, RootlessLiteral) and to
+/// [`normalize_relative_path`] (Relative) on the concatenated segments;
+/// property tests check both.
+#[derive(Debug)]
+pub(crate) struct PathWriter {
+    mode: PathMode,
+    /// Start of the path in `out`.
+    base: usize,
+    /// Start of the segment being written (before its `/`, if any).
+    mark: usize,
+    /// RootlessLiteral: still dropping leading "." / ".." segments.
+    leading: bool,
+    /// Whether the current segment was preceded by a `/` we pushed.
+    slashed: bool,
+    /// Relative: end of the leading "../" block, and real segments kept.
+    lead_end: usize,
+    real: usize,
+    /// Whether any segment was written (the input path was non-empty).
+    any: bool,
+}
+
+impl PathWriter {
+    pub(crate) fn new(out: &str, mode: PathMode) -> Self {
+        let base = out.len();
+        PathWriter {
+            mode,
+            base,
+            mark: base,
+            leading: mode == PathMode::RootlessLiteral,
+            slashed: false,
+            lead_end: base,
+            real: 0,
+            any: false,
+        }
+    }
+
+    /// Starts a segment: pushes its `/` where the mode wants one.
+    #[inline]
+    pub(crate) fn begin(&mut self, out: &mut String) {
+        self.any = true;
+        self.mark = out.len();
+        self.slashed = match self.mode {
+            PathMode::Absolute => true,
+            PathMode::RootlessLiteral => !self.leading,
+            PathMode::Relative => self.real > 0,
+        };
+        if self.slashed {
+            out.push('/');
+        }
+    }
+
+    /// Ends a segment: if it is `.` or `..`, applies §5.2.4 (or the
+    /// relative-path rule).
+    #[inline]
+    pub(crate) fn end(&mut self, out: &mut String, last: bool) {
+        let seg = &out.as_bytes()[self.mark + usize::from(self.slashed)..];
+        let dot = match seg {
+            b"." => 1,
+            b".." => 2,
+            _ => 0,
+        };
+        match self.mode {
+            PathMode::Absolute => self.end_absolute(out, dot, last),
+            PathMode::RootlessLiteral => {
+                if self.leading {
+                    // §5.2.4 rules A and D: leading "./", "../", ".", ".." go.
+                    if dot != 0 {
+                        out.truncate(self.mark);
+                    } else if seg.is_empty() {
+                        // The rest of the input starts with "/": from here
+                        // on it is an absolute path.
+                        self.leading = false;
+                        self.mode = PathMode::Absolute;
+                    } else {
+                        self.leading = false;
+                    }
+                } else {
+                    self.end_absolute(out, dot, last);
+                }
+            }
+            PathMode::Relative => match dot {
+                1 => {
+                    out.truncate(self.mark);
+                    if last && self.real > 0 {
+                        out.push('/');
+                    }
+                }
+                2 => {
+                    out.truncate(self.mark);
+                    if self.real > 0 {
+                        match out[self.lead_end..].rfind('/') {
+                            Some(p) => out.truncate(self.lead_end + p),
+                            None => out.truncate(self.lead_end),
+                        }
+                        self.real -= 1;
+                        if last && self.real > 0 {
+                            out.push('/');
+                        }
+                    } else {
+                        out.push_str("../");
+                        self.lead_end = out.len();
+                    }
+                }
+                _ => self.real += 1,
+            },
+        }
+    }
+
+    #[inline]
+    fn end_absolute(&mut self, out: &mut String, dot: u8, last: bool) {
+        if dot == 0 {
+            return;
+        }
+        // B: "/./" or "/." -> "/";  C: "/../" or "/.." -> "/" and pop.
+        out.truncate(self.mark);
+        if dot == 2 {
+            pop_segment(out, self.base);
+        }
+        if last {
+            out.push('/');
+        }
+    }
+
+    /// Adds the prefixes that keep the reference parsing with the same
+    /// components (LADDER.md rung 1, "The result must re-parse to the same
+    /// structure").
+    pub(crate) fn finish(self, out: &mut String, has_authority: bool) {
+        let path = &out[self.base..];
+        match self.mode {
+            PathMode::Absolute | PathMode::RootlessLiteral => {
+                if !has_authority && path.starts_with("//") {
+                    out.insert_str(self.base, "/.");
+                }
+            }
+            PathMode::Relative => {
+                if self.lead_end != self.base {
+                    return;
+                }
+                let first = path.split('/').next().unwrap_or("");
+                if path.is_empty() && self.any {
+                    out.push_str("./");
+                } else if !path.is_empty() && (first.is_empty() || first.contains(':')) {
+                    out.insert_str(self.base, "./");
+                }
+            }
+        }
+    }
+}
+
+/// Runs a [`PathWriter`] over a path given as text (segments copied as
+/// they are): the reference the tests compare the writer against.
+#[cfg(test)]
+pub(crate) fn write_path(path: &str, mode: PathMode, has_authority: bool, out: &mut String) {
+    let mut w = PathWriter::new(out, mode);
+    let body = if mode == PathMode::Absolute {
+        path.strip_prefix('/').unwrap_or(path)
+    } else {
+        path
+    };
+    if !path.is_empty() {
+        let mut segs = body.split('/').peekable();
+        while let Some(seg) = segs.next() {
+            w.begin(out);
+            out.push_str(seg);
+            w.end(out, segs.peek().is_none());
+        }
+    }
+    w.finish(out, has_authority);
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -205,5 +397,96 @@ mod tests {
             let once = rel(s);
             assert_eq!(rel(&once), once, "{s}");
         }
+    }
+
+    fn streamed(path: &str, mode: PathMode, auth: bool) -> String {
+        let mut o = String::new();
+        write_path(path, mode, auth, &mut o);
+        o
+    }
+
+    #[test]
+    fn writer_matches_literal_and_relative() {
+        let cases = [
+            "/a/b/c/./../../g",
+            "/..",
+            "/..//",
+            "/a/..",
+            "/a/.",
+            "/a//../b",
+            "/.",
+            "/./",
+            "/",
+            "/.//foo/bar",
+            "/a/b/",
+            "mid/content=5/../6",
+            "foo/../bar",
+            "a/b/../../c",
+            ".//foo",
+            "a/..//x",
+            "../x",
+            "..",
+            ".",
+            "./",
+            ".//",
+            "./..",
+            "..//x",
+            "a/.",
+            "a/..",
+            "./path1:/path2",
+        ];
+        for p in cases {
+            let mut lit = String::new();
+            remove_dot_segments(p, &mut lit);
+            if p.starts_with('/') {
+                assert_eq!(streamed(p, PathMode::Absolute, true), lit, "absolute {p}");
+            } else {
+                assert_eq!(
+                    streamed(p, PathMode::RootlessLiteral, true),
+                    lit,
+                    "rootless {p}"
+                );
+                assert_eq!(
+                    streamed(p, PathMode::Relative, false),
+                    rel(p),
+                    "relative {p}"
+                );
+            }
+        }
+        for p in [
+            "../../abc/..",
+            "../../abc/../def",
+            "./abc:def",
+            "abc/..",
+            "x/../../y",
+            "a//../b",
+            ".//foo/bar",
+        ] {
+            assert_eq!(
+                streamed(p, PathMode::Relative, false),
+                rel(p),
+                "relative {p}"
+            );
+        }
+    }
+
+    #[test]
+    fn writer_keeps_structure() {
+        assert_eq!(
+            streamed("/.//foo/bar", PathMode::Absolute, false),
+            "/.//foo/bar"
+        );
+        assert_eq!(
+            streamed("/.//foo/bar", PathMode::Absolute, true),
+            "//foo/bar"
+        );
+        assert_eq!(
+            streamed("a/..//x", PathMode::RootlessLiteral, false),
+            "/.//x"
+        );
+        assert_eq!(
+            streamed(".//foo/bar", PathMode::Relative, false),
+            ".//foo/bar"
+        );
     }
 }

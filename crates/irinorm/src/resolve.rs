@@ -25,7 +25,7 @@ pub fn resolve_into(base: &str, bm: &Meta, r: &str, rm: &Meta, out: &mut String)
         out.push(':');
         has_authority = push_authority(out, rm.authority(r));
         path_start = out.len();
-        remove_dot_segments(rm.path(r), out);
+        push_path(rm.path(r), out);
         query = rm.query(r);
     } else {
         out.push_str(bm.scheme(base).unwrap_or_default());
@@ -33,7 +33,7 @@ pub fn resolve_into(base: &str, bm: &Meta, r: &str, rm: &Meta, out: &mut String)
         if rm.authority(r).is_some() {
             has_authority = push_authority(out, rm.authority(r));
             path_start = out.len();
-            remove_dot_segments(rm.path(r), out);
+            push_path(rm.path(r), out);
             query = rm.query(r);
         } else {
             has_authority = push_authority(out, bm.authority(base));
@@ -44,7 +44,7 @@ pub fn resolve_into(base: &str, bm: &Meta, r: &str, rm: &Meta, out: &mut String)
                 query = rm.query(r).or(bm.query(base));
             } else {
                 if rp.starts_with('/') {
-                    remove_dot_segments(rp, out);
+                    push_path(rp, out);
                 } else {
                     merge_and_remove(bm, base, rp, out);
                 }
@@ -77,9 +77,82 @@ fn push_authority(out: &mut String, a: Option<&str>) -> bool {
     }
 }
 
+/// §5.2.4 `remove_dot_segments(path)` appended to `out`. A path without
+/// dot segments is its own result (only rule E of §5.2.4 ever applies), so
+/// it is copied as it is; an absolute path with dot segments goes through
+/// [`append_segments`].
+#[inline]
+fn push_path(path: &str, out: &mut String) {
+    if !has_dot_segment(path) {
+        out.push_str(path);
+    } else if let Some(tail) = path.strip_prefix('/') {
+        let start = out.len();
+        out.push('/');
+        append_segments(out, start, tail, true);
+    } else {
+        remove_dot_segments(path, out);
+    }
+}
+
+/// Whether some segment of `path` is `.` or `..` (exactly: no false
+/// positives, no false negatives). Looks only at the `.` bytes.
+#[inline]
+fn has_dot_segment(path: &str) -> bool {
+    let b = path.as_bytes();
+    let mut from = 0;
+    while let Some(k) = b[from..].iter().position(|&c| c == b'.') {
+        let d = from + k;
+        if d == 0 || b[d - 1] == b'/' {
+            let end = |j: usize| j == b.len() || b[j] == b'/';
+            if end(d + 1) || (b[d + 1] == b'.' && end(d + 2)) {
+                return true;
+            }
+        }
+        from = d + 1;
+    }
+    false
+}
+
+/// Appends the segments of `segs` (the text between slashes, `/`-separated)
+/// to the absolute path being built in `out[start..]`, which is already
+/// free of dot segments and ends with `/`: `.` is dropped, `..` removes the
+/// last segment (never the root), any other segment is copied and followed
+/// by `/` unless it is the very last one (`last_part`). The result is
+/// §5.2.4 `remove_dot_segments` of the concatenated path.
+fn append_segments(out: &mut String, start: usize, segs: &str, last_part: bool) {
+    let mut rest = segs;
+    loop {
+        let (seg, more) = match rest.find('/') {
+            Some(p) => (&rest[..p], Some(&rest[p + 1..])),
+            None => (rest, None),
+        };
+        match seg {
+            "." => {}
+            ".." => {
+                // out[start..] is "/" or ".../x/": drop "x/".
+                let body = &out.as_bytes()[start..out.len() - 1];
+                if let Some(p) = body.iter().rposition(|&c| c == b'/') {
+                    out.truncate(start + p + 1);
+                }
+            }
+            _ => {
+                out.push_str(seg);
+                if more.is_some() || !last_part {
+                    out.push('/');
+                }
+            }
+        }
+        match more {
+            Some(m) => rest = m,
+            None => break,
+        }
+    }
+}
+
 /// §5.2.3 merge, then §5.2.4. When the base path is absolute (the usual
 /// case) the merged path is processed segment by segment straight from the
-/// two slices, without building it.
+/// two slices, without building it; the parts without dot segments are
+/// copied whole.
 fn merge_and_remove(bm: &Meta, base: &str, rp: &str, out: &mut String) {
     let bp = bm.path(base);
     // "If the base URI has a defined authority component and an empty
@@ -93,44 +166,26 @@ fn merge_and_remove(bm: &Meta, base: &str, rp: &str, out: &mut String) {
         // contain any "/" characters"
         &bp[..bp.rfind('/').map_or(0, |p| p + 1)]
     };
-    if let Some(dir_segs) = dir.strip_prefix('/') {
-        let dir_segs = dir_segs.strip_suffix('/').unwrap_or(dir_segs);
-        let from_base = (!dir.eq("/"))
-            .then(|| dir_segs.split('/'))
-            .into_iter()
-            .flatten();
-        absolute_segments(from_base.chain(rp.split('/')), out);
+    if let Some(dir_tail) = dir.strip_prefix('/') {
+        // `dir` ends with '/': `dir_tail` is "" or "a/b/".
+        let start = out.len();
+        out.push('/');
+        if has_dot_segment(dir_tail) {
+            append_segments(out, start, &dir_tail[..dir_tail.len() - 1], false);
+        } else {
+            out.push_str(dir_tail);
+        }
+        if has_dot_segment(rp) {
+            append_segments(out, start, rp, true);
+        } else {
+            out.push_str(rp);
+        }
     } else {
         // Rootless base path (no authority): rare; build the merged path.
         let mut merged = String::with_capacity(dir.len() + rp.len());
         merged.push_str(dir);
         merged.push_str(rp);
         remove_dot_segments(&merged, out);
-    }
-}
-
-/// `remove_dot_segments` for an absolute path given as its segments (the
-/// text between the slashes): equal to §5.2.4 on `"/" + segs.join("/")`.
-fn absolute_segments<'s>(segs: impl Iterator<Item = &'s str>, out: &mut String) {
-    let base = out.len();
-    let mut segs = segs.peekable();
-    while let Some(seg) = segs.next() {
-        let last = segs.peek().is_none();
-        match seg {
-            "." => {}
-            ".." => match out[base..].rfind('/') {
-                Some(p) => out.truncate(base + p),
-                None => out.truncate(base),
-            },
-            _ => {
-                out.push('/');
-                out.push_str(seg);
-                continue;
-            }
-        }
-        if last {
-            out.push('/');
-        }
     }
 }
 
@@ -256,24 +311,81 @@ mod tests {
         assert_eq!(resolve("http://a/b#frag", "").unwrap(), "http://a/b");
     }
 
+    const PATHS: &[&str] = &[
+        "/a/b/../../c",
+        "/..",
+        "/..//",
+        "/a/.",
+        "/a//../b",
+        "/.",
+        "/./",
+        "/a/b/",
+        "/",
+        "",
+        "/a/b/c/./../../g",
+        "mid/content=5/../6",
+        "a/b/../../c",
+        ".//foo",
+        "a/..//x",
+        "../x",
+        "..",
+        ".",
+        "/.a/..b/",
+        "/a/.../b",
+        "/a/..b/.c",
+        "/a/b.",
+        "/a/b..",
+        "/x/./y/../../../z/",
+        "/x//..//y/.",
+    ];
+
     #[test]
-    fn segments_equal_literal() {
-        for p in [
-            "/a/b/../../c",
-            "/..",
-            "/..//",
-            "/a/.",
-            "/a//../b",
-            "/.",
-            "/./",
-            "/a/b/",
-            "/",
-        ] {
-            let mut lit = String::new();
+    fn push_path_equals_literal() {
+        for p in PATHS {
+            let mut lit = String::from("pre");
             remove_dot_segments(p, &mut lit);
-            let mut seg = String::new();
-            absolute_segments(p[1..].split('/'), &mut seg);
-            assert_eq!(seg, lit, "{p}");
+            let mut fast = String::from("pre");
+            push_path(p, &mut fast);
+            assert_eq!(fast, lit, "{p}");
+        }
+    }
+
+    #[test]
+    fn dot_segment_detection_is_exact() {
+        for p in PATHS {
+            assert_eq!(has_dot_segment(p), crate::path::has_dot_segment(p), "{p}");
+        }
+    }
+
+    #[test]
+    fn merge_equals_literal_merge() {
+        // RFC 3986 §5.2.3 merge built literally, then §5.2.4, against the
+        // segment-wise merge, for every (base path, reference path).
+        let bases = [
+            "/",
+            "/a",
+            "/a/",
+            "/a/b",
+            "/a/./b/",
+            "/a/../b/c",
+            "/./",
+            "/../x",
+            "/a//b",
+        ];
+        for bp in bases {
+            for rp in PATHS
+                .iter()
+                .filter(|p| !p.is_empty() && !p.starts_with('/'))
+            {
+                let base = format!("http://h{bp}");
+                let bm = parse::parse(&base, Grammar::Iri).unwrap();
+                let dir = &bp[..bp.rfind('/').map_or(0, |p| p + 1)];
+                let mut lit = String::new();
+                remove_dot_segments(&format!("{dir}{rp}"), &mut lit);
+                let mut fast = String::new();
+                merge_and_remove(&bm, &base, rp, &mut fast);
+                assert_eq!(fast, lit, "{bp} + {rp}");
+            }
         }
     }
 

@@ -40,6 +40,13 @@ pub(crate) const UPPER: u16 = 1 << 11;
 pub(crate) const UNWISE: u16 = 1 << 12;
 /// Characters allowed somewhere in a URI: unreserved / reserved / "%".
 pub(crate) const URI_CHAR: u16 = 1 << 13;
+/// Parser fast class for the authority: `USERINFO` without `:` and without
+/// upper-case letters, the two bytes that the parser must note (port
+/// delimiter, case hint); everything else there is plain.
+pub(crate) const AUTH_FAST: u16 = 1 << 14;
+/// Parser fast class for the path: `pchar` (without `pct-encoded`) and `/`,
+/// without `.` (which may start a dot segment).
+pub(crate) const PATH_FAST: u16 = 1 << 15;
 
 const fn build() -> [u16; 256] {
     let mut t = [0u16; 256];
@@ -99,6 +106,12 @@ const fn build() -> [u16; 256] {
         }
         if unreserved || sub || gen || c == b'%' {
             bits |= URI_CHAR;
+        }
+        if (unreserved || sub) && !c.is_ascii_uppercase() {
+            bits |= AUTH_FAST;
+        }
+        if (unreserved || sub || c == b':' || c == b'@' || c == b'/') && c != b'.' {
+            bits |= PATH_FAST;
         }
         t[b] = bits;
         b += 1;
@@ -165,6 +178,19 @@ mod tests {
             .all(|b| TABLE[b as usize] & !0 == 0));
         // '%' is only in URI_CHAR: pct-encoded is checked separately.
         assert_eq!(TABLE[b'%' as usize], URI_CHAR);
+    }
+
+    #[test]
+    fn fast_classes() {
+        let userinfo_plain = class(USERINFO)
+            .chars()
+            .filter(|&c| c != ':' && !c.is_ascii_uppercase())
+            .collect::<String>();
+        assert_eq!(class(AUTH_FAST), userinfo_plain);
+        let mut path: Vec<char> = class(PCHAR).chars().filter(|&c| c != '.').collect();
+        path.push('/');
+        path.sort_unstable();
+        assert_eq!(class(PATH_FAST), path.into_iter().collect::<String>());
     }
 
     #[test]

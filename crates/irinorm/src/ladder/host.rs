@@ -1,0 +1,201 @@
+//! The host at rungs 1 and 2: case (RFC 3986 §6.2.2.1), percent-encoding,
+//! IPv6 text (RFC 5952), and IDN equivalence through UTS #46 for schemes
+//! whose host is a DNS name (RFC 3987 §5.3.3).
+
+use super::percent::{write_component, Ctx};
+use super::trace::{note, Rule, Trace};
+use super::{Form, Options, Rung, Warning};
+use crate::error::Component;
+use crate::host::{parse_ipv6, write_ipv6_canonical, HostKind};
+use crate::idn::{self, IdnaError, IdnaErrorKind};
+use crate::parse::{Meta, BIDI};
+use crate::pct;
+use crate::scheme::SchemeInfo;
+use crate::table::{is, REG_NAME};
+use crate::ucs;
+
+/// Appends the normalized host of `s` (components `m`).
+pub(crate) fn write_host<T: Trace>(
+    out: &mut String,
+    s: &str,
+    m: &Meta,
+    o: &Options,
+    info: &SchemeInfo,
+    t: &mut T,
+    warnings: &mut Vec<Warning>,
+) {
+    let Some(host) = m.host(s) else { return };
+    let offset = m.host_start as usize;
+    let rung2 = o.rung == Rung::Scheme;
+    match m.host_kind() {
+        HostKind::RegName => {
+            let at = out.len();
+            write_component(
+                out,
+                host,
+                offset,
+                Ctx::of(Component::Host, m.has(BIDI)),
+                o.form,
+                t,
+            );
+            if rung2 && info.dns_host {
+                idn_host(out, at, offset, o, t, warnings);
+            }
+        }
+        HostKind::Ipv4 => out.push_str(host),
+        HostKind::Ipv6 => write_ipv6(out, host, offset, rung2, t),
+        HostKind::IpvFuture => {
+            // The whole host is case-insensitive (RFC 3986 §6.2.2.1).
+            let lower = host.to_ascii_lowercase();
+            if lower != host {
+                note(
+                    t,
+                    Rule::LowercaseHost,
+                    Some(Component::Host),
+                    Some(offset),
+                    host,
+                    &lower,
+                );
+            }
+            out.push_str(&lower);
+        }
+    }
+}
+
+/// `[IPv6address]` or `[IPv6address%25zone]` (RFC 6874). The address is
+/// lower-cased at rung 1 and written in RFC 5952 form at rung 2. The zone
+/// identifier keeps its case: it names an interface, and interface names
+/// are case-sensitive on most systems (decision recorded in
+/// docs/decisions.md); its triplets are normalized like any other.
+fn write_ipv6<T: Trace>(out: &mut String, host: &str, offset: usize, rung2: bool, t: &mut T) {
+    let inner = &host[1..host.len() - 1];
+    let (addr, zone) = match inner.find('%') {
+        Some(p) => (&inner[..p], Some(&inner[p + 3..])),
+        None => (inner, None),
+    };
+    out.push('[');
+    let at = out.len();
+    match parse_ipv6(addr.as_bytes()) {
+        Ok(g) if rung2 => {
+            write_ipv6_canonical(&g, out);
+            if out[at..] != *addr {
+                note(
+                    t,
+                    Rule::Ipv6Text,
+                    Some(Component::Host),
+                    Some(offset + 1),
+                    addr,
+                    &out[at..],
+                );
+            }
+        }
+        _ => {
+            out.push_str(&addr.to_ascii_lowercase());
+            if out[at..] != *addr {
+                note(
+                    t,
+                    Rule::LowercaseHost,
+                    Some(Component::Host),
+                    Some(offset + 1),
+                    addr,
+                    &out[at..],
+                );
+            }
+        }
+    }
+    if let Some(z) = zone {
+        out.push_str("%25");
+        let zoff = offset + 1 + addr.len() + 3;
+        let ctx = Ctx {
+            component: Component::Host,
+            lower: false,
+            private_ok: false,
+            bidi: false,
+        };
+        write_component(out, z, zoff, ctx, Form::Uri, t);
+    }
+    out.push(']');
+}
+
+/// Whether a rung-1 host might change under UTS #46: non-ASCII, a
+/// triplet, or an ACE (`xn--`) label.
+#[inline]
+pub(crate) fn may_need_idn(host: &str) -> bool {
+    !host.is_ascii() || host.contains('%') || idn::needs_uts46(host)
+}
+
+/// Rung 2 for a DNS host that rung 1 wrote at `out[at..]`: decode it, run
+/// UTS #46 (ToASCII for `uri`, ToUnicode for `iri`), and put the result
+/// in its place. A host that fails stays as rung 1 left it and is reported.
+fn idn_host<T: Trace>(
+    out: &mut String,
+    at: usize,
+    offset: usize,
+    o: &Options,
+    t: &mut T,
+    warnings: &mut Vec<Warning>,
+) {
+    let written = &out[at..];
+    if !may_need_idn(written) {
+        return;
+    }
+    match idn_convert(written, o.form, &o.idna) {
+        Ok(None) => {}
+        Ok(Some(new)) => {
+            let rule = if o.form == Form::Uri {
+                Rule::IdnToAscii
+            } else {
+                Rule::IdnToUnicode
+            };
+            if T::ON {
+                let before = written.to_owned();
+                note(t, rule, Some(Component::Host), Some(offset), &before, &new);
+            }
+            out.truncate(at);
+            out.push_str(&new);
+        }
+        Err(error) => warnings.push(Warning::Idna {
+            offset: Some(offset),
+            error,
+        }),
+    }
+}
+
+/// UTS #46 on a rung-1 host text (percent-encoded or not). `Ok(None)`:
+/// nothing to change. The result is checked to be a valid host of the form.
+pub(crate) fn idn_convert(
+    written: &str,
+    form: Form,
+    profile: &idn::IdnaProfile,
+) -> Result<Option<String>, IdnaError> {
+    let decoded = pct::decode(written);
+    let text = core::str::from_utf8(&decoded).map_err(|_| IdnaError {
+        kind: IdnaErrorKind::NotUtf8,
+        label: written.to_owned(),
+    })?;
+    if text.is_ascii() && !idn::needs_uts46(text) {
+        // Only reserved ASCII was encoded (`a%2Fb`): not a DNS name to map.
+        return Ok(None);
+    }
+    let converted = match form {
+        Form::Uri => idn::to_ascii(text, profile)?,
+        Form::Iri => idn::to_unicode(text, profile)?,
+    };
+    // UTS #46 with the URL deny list still lets through ASCII that a
+    // reg-name cannot hold (`"`, `{`...): refuse rather than emit an
+    // invalid reference.
+    let valid = converted.chars().all(|c| {
+        if c.is_ascii() {
+            is(c as u8, REG_NAME)
+        } else {
+            form == Form::Iri && ucs::is_ucschar(c as u32) && !ucs::is_bidi_format(c as u32)
+        }
+    });
+    if !valid {
+        return Err(IdnaError {
+            kind: IdnaErrorKind::Invalid,
+            label: text.to_owned(),
+        });
+    }
+    Ok((converted != written).then(|| converted.into_owned()))
+}

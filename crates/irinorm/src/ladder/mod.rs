@@ -1,0 +1,792 @@
+//! The comparison ladder of `LADDER.md`: rung 0 `string`, rung 1 `syntax`,
+//! rung 2 `scheme` (RFC 3986 §6.2, RFC 3987 §5.3), as normalization, as
+//! comparison and as hashing keys, in `uri` and `iri` forms.
+//!
+//! ```
+//! use irinorm::ladder::{Normalizer, Options, Rung};
+//! let n = Normalizer::new(Options::default()); // rung scheme, uri form
+//! assert_eq!(n.normalize("HTTP://Example.COM:80/%7euser/./a").unwrap(), "http://example.com/~user/a");
+//! assert_eq!(n.compare("http://a/b", "HTTP://A:80/b").unwrap(), Some(Rung::Scheme));
+//! assert!(!n.equivalent("http://a/b%2Fc", "http://a/b/c").unwrap());
+//! ```
+//!
+//! Invariants (`LADDER.md`, checked by property tests and fuzzing):
+//! idempotent, stable structure, monotone across rungs, commutes with
+//! resolution, `iri` and `uri` forms agree, reserved characters / `%25` /
+//! invalid or overlong UTF-8 never decoded, total and linear.
+//!
+//! Fast path: [`Normalizer::normalize`] returns the input borrowed when it
+//! is already normal; the parser's hints (upper case, triplets that would
+//! change, dot segments, non-ASCII) decide that without a second pass.
+
+pub mod charnorm;
+pub(crate) mod host;
+mod key;
+pub(crate) mod percent;
+pub(crate) mod port;
+pub mod trace;
+pub mod transcode;
+
+use std::borrow::Cow;
+
+use self::percent::{write_component, Ctx};
+use self::trace::{note, Change, NoTrace, Rule, Trace};
+use crate::error::{Component, ErrorKind, ParseError};
+use crate::host::HostKind;
+use crate::idn::{IdnaError, IdnaProfile};
+use crate::parse::{
+    self, Grammar, Meta, BIDI, DOT_SEG, HAS_AUTH, NON_ASCII, PCT_DIRTY, PCT_HIGH, UPPER_HOST,
+    UPPER_SCHEME,
+};
+use crate::path::{PathMode, PathWriter};
+use crate::scheme::{self, SchemeInfo, SchemeRegistry, Special};
+
+pub use self::charnorm::CharNorm;
+pub use self::key::Key;
+pub use self::transcode::{decode_input, encoding_for_label};
+
+/// A rung of the ladder.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
+pub enum Rung {
+    /// Rung 0: code point by code point (RFC 3986 §6.2.1, RFC 3987 §5.3.1).
+    String,
+    /// Rung 1: syntax-based normalization (RFC 3986 §6.2.2, RFC 3987 §5.3.2).
+    Syntax,
+    /// Rung 2: scheme-based normalization (RFC 3986 §6.2.3, RFC 3987 §5.3.3).
+    #[default]
+    Scheme,
+}
+
+impl Rung {
+    /// The rungs in order.
+    pub const ALL: [Rung; 3] = [Rung::String, Rung::Syntax, Rung::Scheme];
+    /// `string`, `syntax`, `scheme`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Rung::String => "string",
+            Rung::Syntax => "syntax",
+            Rung::Scheme => "scheme",
+        }
+    }
+}
+
+impl core::str::FromStr for Rung {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        Rung::ALL
+            .into_iter()
+            .find(|r| r.name().eq_ignore_ascii_case(s))
+            .ok_or_else(|| format!("unknown rung {s:?} (string, syntax or scheme)"))
+    }
+}
+
+impl core::fmt::Display for Rung {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        f.write_str(self.name())
+    }
+}
+
+/// The output alphabet.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum Form {
+    /// ASCII only: non-ASCII percent-encoded as UTF-8, IDN hosts as A-labels.
+    /// Comparison always happens in this form.
+    #[default]
+    Uri,
+    /// Readable: U-labels, percent-encoded UTF-8 of allowed characters decoded.
+    Iri,
+}
+
+impl Form {
+    /// `uri`, `iri`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Form::Uri => "uri",
+            Form::Iri => "iri",
+        }
+    }
+}
+
+impl core::str::FromStr for Form {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        match s.to_ascii_lowercase().as_str() {
+            "uri" => Ok(Form::Uri),
+            "iri" => Ok(Form::Iri),
+            _ => Err(format!("unknown form {s:?} (uri or iri)")),
+        }
+    }
+}
+
+/// How to normalize.
+#[derive(Clone, Debug)]
+pub struct Options {
+    /// Highest rung applied (default: `scheme`).
+    pub rung: Rung,
+    /// Output alphabet (default: `uri`).
+    pub form: Form,
+    /// Leave the fragment out (RFC 3986 §6.1: comparing for a network action).
+    pub ignore_fragment: bool,
+    /// NFC / NFKC on request (default none, RFC 3987 §5.3.2.2).
+    pub char_norm: CharNorm,
+    /// Scheme knowledge for rung 2.
+    pub schemes: SchemeRegistry,
+    /// UTS #46 flags for DNS hosts.
+    pub idna: IdnaProfile,
+    /// Longer inputs are refused ([`ErrorKind::TooLong`]).
+    pub max_len: usize,
+}
+
+/// Default maximum input length: 1 MiB. URLs in the wild stay under 64 KiB;
+/// the bound keeps memory per line bounded in bulk runs.
+pub const DEFAULT_MAX_LEN: usize = 1 << 20;
+
+impl Default for Options {
+    fn default() -> Self {
+        Options {
+            rung: Rung::Scheme,
+            form: Form::Uri,
+            ignore_fragment: false,
+            char_norm: CharNorm::None,
+            schemes: SchemeRegistry::builtin(),
+            idna: IdnaProfile::default(),
+            max_len: DEFAULT_MAX_LEN,
+        }
+    }
+}
+
+impl Options {
+    /// Options for a rung and form, the rest default.
+    pub fn new(rung: Rung, form: Form) -> Self {
+        Options {
+            rung,
+            form,
+            ..Options::default()
+        }
+    }
+}
+
+/// Something a rung could not do and left as it was, reported rather than
+/// guessed.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Warning {
+    /// A DNS host (or mailto domain) that UTS #46 refused: kept as rung 1
+    /// left it.
+    Idna {
+        /// Byte offset of the host in the input, when known.
+        offset: Option<usize>,
+        /// Why, and which label.
+        error: IdnaError,
+    },
+}
+
+impl Warning {
+    /// Stable code.
+    pub fn code(&self) -> &'static str {
+        match self {
+            Warning::Idna { error, .. } => error.kind.code(),
+        }
+    }
+}
+
+impl core::fmt::Display for Warning {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        match self {
+            Warning::Idna {
+                offset: Some(o),
+                error,
+            } => write!(f, "host at byte {o} kept as is: {error}"),
+            Warning::Idna {
+                offset: None,
+                error,
+            } => write!(f, "domain kept as is: {error}"),
+        }
+    }
+}
+
+/// A normalized reference and what could not be done.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Normalized<'a> {
+    /// The normal form (borrowed when the input was already normal).
+    pub text: Cow<'a, str>,
+    /// Reported problems (the text is still valid and normal).
+    pub warnings: Vec<Warning>,
+}
+
+/// Which side of a comparison failed to parse.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Side {
+    /// The first argument.
+    A,
+    /// The second argument.
+    B,
+}
+
+/// A comparison whose input was not a valid reference.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct CompareError {
+    /// Which input.
+    pub side: Side,
+    /// Why.
+    pub error: ParseError,
+}
+
+impl core::fmt::Display for CompareError {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        write!(
+            f,
+            "{}: {}",
+            if self.side == Side::A { "a" } else { "b" },
+            self.error
+        )
+    }
+}
+
+impl std::error::Error for CompareError {}
+
+/// One rung and form of an [`Explanation`].
+#[derive(Clone, Debug)]
+pub struct Step {
+    /// The rung.
+    pub rung: Rung,
+    /// The form.
+    pub form: Form,
+    /// The normal form.
+    pub output: String,
+    /// Every change, in order.
+    pub changes: Vec<Change>,
+    /// What could not be done.
+    pub warnings: Vec<Warning>,
+}
+
+/// `explain`: the input at every rung, in both forms, with each rule that
+/// changed something.
+#[derive(Clone, Debug)]
+pub struct Explanation {
+    /// The input.
+    pub input: String,
+    /// One step per (rung, form).
+    pub steps: Vec<Step>,
+}
+
+/// Normalizes, compares and hashes references with fixed [`Options`] and
+/// an optional base. Cheap to clone; `Sync`, so one can serve many threads.
+#[derive(Clone, Debug)]
+pub struct Normalizer {
+    opts: Options,
+    base: Option<(String, Meta)>,
+}
+
+impl Default for Normalizer {
+    fn default() -> Self {
+        Normalizer::new(Options::default())
+    }
+}
+
+impl Normalizer {
+    /// A normalizer with these options.
+    pub fn new(opts: Options) -> Self {
+        Normalizer { opts, base: None }
+    }
+
+    /// Resolves every relative reference against `base` (an IRI; its
+    /// fragment is ignored) before normalizing or comparing (RFC 3986 §6.1,
+    /// §5.2).
+    pub fn with_base(mut self, base: &str) -> Result<Self, ParseError> {
+        let m = parse::parse(base, Grammar::Iri)?;
+        self.base = Some((base.to_owned(), m));
+        Ok(self)
+    }
+
+    /// The options.
+    pub fn options(&self) -> &Options {
+        &self.opts
+    }
+
+    /// The normal form of `input`, borrowed when the input is already normal.
+    pub fn normalize<'a>(&self, input: &'a str) -> Result<Cow<'a, str>, ParseError> {
+        self.normalize_full(input).map(|n| n.text)
+    }
+
+    /// The normal form and the warnings.
+    pub fn normalize_full<'a>(&self, input: &'a str) -> Result<Normalized<'a>, ParseError> {
+        let m = self.parse_input(input)?;
+        if self.base.is_none()
+            && self.opts.char_norm == CharNorm::None
+            && is_normal_fast(input, &m, &self.opts)
+        {
+            return Ok(Normalized {
+                text: Cow::Borrowed(input),
+                warnings: Vec::new(),
+            });
+        }
+        let mut out = String::with_capacity(input.len() + 16);
+        let mut warnings = Vec::new();
+        self.run(input, &m, &self.opts, &mut out, &mut NoTrace, &mut warnings);
+        let text = if out == input {
+            Cow::Borrowed(input)
+        } else {
+            Cow::Owned(out)
+        };
+        Ok(Normalized { text, warnings })
+    }
+
+    /// Appends the normal form of `input` to `out` (nothing is appended on
+    /// error); returns the warnings. The allocation-free entry point for
+    /// bulk work: reuse `out`.
+    pub fn normalize_into(
+        &self,
+        input: &str,
+        out: &mut String,
+    ) -> Result<Vec<Warning>, ParseError> {
+        let m = self.parse_input(input)?;
+        let mut warnings = Vec::new();
+        if self.base.is_none()
+            && self.opts.char_norm == CharNorm::None
+            && is_normal_fast(input, &m, &self.opts)
+        {
+            out.push_str(input);
+        } else {
+            self.run(input, &m, &self.opts, out, &mut NoTrace, &mut warnings);
+        }
+        Ok(warnings)
+    }
+
+    /// The comparison key of `input` at the configured rung: the `uri`-form
+    /// normal string, without the fragment when `ignore_fragment`, and
+    /// without the r/q/f-components of a URN (RFC 8141 §3.1). Two inputs
+    /// are equivalent at that rung iff their keys are equal.
+    pub fn key(&self, input: &str) -> Result<String, ParseError> {
+        let mut out = String::with_capacity(input.len() + 8);
+        self.key_into(input, &mut out)?;
+        Ok(out)
+    }
+
+    /// [`Normalizer::key`], appended to `out`.
+    pub fn key_into(&self, input: &str, out: &mut String) -> Result<(), ParseError> {
+        self.key_at(self.opts.rung, input, out)
+    }
+
+    /// A 128-bit digest of the key (xxh3-128): for sets of hundreds of
+    /// millions of keys. Two different keys collide with probability about
+    /// 2^-128; among n keys, about n²/2^129 (for n = 10^9: 1.5·10^-21).
+    pub fn digest(&self, input: &str) -> Result<Key, ParseError> {
+        let mut s = String::with_capacity(input.len() + 8);
+        self.key_into(input, &mut s)?;
+        Ok(Key::of(&s))
+    }
+
+    /// Whether `a` and `b` are equivalent at the configured rung.
+    pub fn equivalent(&self, a: &str, b: &str) -> Result<bool, CompareError> {
+        let (mut ka, mut kb) = (String::new(), String::new());
+        self.key_into(a, &mut ka).map_err(|error| CompareError {
+            side: Side::A,
+            error,
+        })?;
+        self.key_into(b, &mut kb).map_err(|error| CompareError {
+            side: Side::B,
+            error,
+        })?;
+        Ok(ka == kb)
+    }
+
+    /// The lowest rung at which `a` and `b` are equivalent (`None`:
+    /// different at every rung up to `scheme`). The configured rung does
+    /// not limit the search; compare the result with it.
+    pub fn compare(&self, a: &str, b: &str) -> Result<Option<Rung>, CompareError> {
+        let (mut ka, mut kb) = (String::new(), String::new());
+        for r in Rung::ALL {
+            ka.clear();
+            kb.clear();
+            self.key_at(r, a, &mut ka).map_err(|error| CompareError {
+                side: Side::A,
+                error,
+            })?;
+            self.key_at(r, b, &mut kb).map_err(|error| CompareError {
+                side: Side::B,
+                error,
+            })?;
+            if ka == kb {
+                return Ok(Some(r));
+            }
+        }
+        Ok(None)
+    }
+
+    /// `input` at every rung, in both forms, with every change.
+    pub fn explain(&self, input: &str) -> Result<Explanation, ParseError> {
+        let m = self.parse_input(input)?;
+        let mut steps = Vec::new();
+        for rung in Rung::ALL {
+            for form in [Form::Uri, Form::Iri] {
+                let opts = Options {
+                    rung,
+                    form,
+                    ..self.opts.clone()
+                };
+                let mut changes: Vec<Change> = Vec::new();
+                let mut warnings = Vec::new();
+                let mut out = String::new();
+                self.run(input, &m, &opts, &mut out, &mut changes, &mut warnings);
+                steps.push(Step {
+                    rung,
+                    form,
+                    output: out,
+                    changes,
+                    warnings,
+                });
+            }
+        }
+        Ok(Explanation {
+            input: input.to_owned(),
+            steps,
+        })
+    }
+
+    fn parse_input(&self, input: &str) -> Result<Meta, ParseError> {
+        if input.len() > self.opts.max_len {
+            return Err(ParseError::whole(ErrorKind::TooLong, self.opts.max_len));
+        }
+        parse::parse(input, Grammar::IriReference)
+    }
+
+    fn key_at(&self, rung: Rung, input: &str, out: &mut String) -> Result<(), ParseError> {
+        let m = self.parse_input(input)?;
+        let opts = Options {
+            rung,
+            form: Form::Uri,
+            ..self.opts.clone()
+        };
+        let start = out.len();
+        if self.base.is_none()
+            && opts.char_norm == CharNorm::None
+            && is_normal_fast(input, &m, &opts)
+        {
+            out.push_str(input);
+        } else {
+            self.run(input, &m, &opts, out, &mut NoTrace, &mut Vec::new());
+        }
+        key::project(out, start, &opts);
+        Ok(())
+    }
+
+    /// Everything before the ladder proper: base resolution and character
+    /// normalization, then [`write_normal`].
+    fn run<T: Trace>(
+        &self,
+        input: &str,
+        m: &Meta,
+        o: &Options,
+        out: &mut String,
+        t: &mut T,
+        w: &mut Vec<Warning>,
+    ) {
+        let resolved;
+        let (mut s, mut meta) = (input, *m);
+        if let Some((base, bm)) = &self.base {
+            let mut r = String::with_capacity(base.len() + input.len());
+            crate::resolve::resolve_into(base, bm, input, m, &mut r);
+            if r != input {
+                note(t, Rule::ResolveBase, None, None, input, &r);
+            }
+            resolved = r;
+            s = &resolved;
+            meta =
+                parse::parse(s, Grammar::IriReference).unwrap_or_else(|_| parse::split_trusted(s));
+        }
+        if o.char_norm != CharNorm::None && o.rung != Rung::String {
+            // Character normalization applies to the readable form, so that
+            // percent-encoded UTF-8 is normalized too; the result is then
+            // normalized again at the requested rung and form.
+            let mut iri = String::with_capacity(s.len());
+            let syntax_iri = Options {
+                rung: Rung::Syntax,
+                form: Form::Iri,
+                char_norm: CharNorm::None,
+                ..o.clone()
+            };
+            write_normal(
+                s,
+                &meta,
+                &syntax_iri,
+                &mut iri,
+                &mut NoTrace,
+                &mut Vec::new(),
+            );
+            let normalized = charnorm::apply(&iri, o.char_norm);
+            if let Ok(nm) = parse::parse(&normalized, Grammar::IriReference) {
+                if normalized != s {
+                    note(t, Rule::CharNorm, None, None, s, &normalized);
+                }
+                return write_normal(&normalized, &nm, o, out, t, w);
+            }
+        }
+        write_normal(s, &meta, o, out, t, w);
+    }
+}
+
+/// The normal form of `input` with `opts` (see [`Normalizer::normalize`]).
+pub fn normalize<'a>(input: &'a str, opts: &Options) -> Result<Cow<'a, str>, ParseError> {
+    Normalizer::new(opts.clone()).normalize(input)
+}
+
+/// Whether `a` and `b` are equivalent at `opts.rung`.
+pub fn equivalent(a: &str, b: &str, opts: &Options) -> Result<bool, CompareError> {
+    Normalizer::new(opts.clone()).equivalent(a, b)
+}
+
+/// The lowest rung at which `a` and `b` are equivalent.
+pub fn compare(a: &str, b: &str, opts: &Options) -> Result<Option<Rung>, CompareError> {
+    Normalizer::new(opts.clone()).compare(a, b)
+}
+
+/// The comparison key of `input` at `opts.rung`.
+pub fn key(input: &str, opts: &Options) -> Result<String, ParseError> {
+    Normalizer::new(opts.clone()).key(input)
+}
+
+/// Looks up the scheme of a reference (given lower case) for rung 2.
+#[inline]
+fn scheme_info(o: &Options, lower: &str) -> SchemeInfo {
+    o.schemes.get(lower).copied().unwrap_or(SchemeInfo::UNKNOWN)
+}
+
+/// Whether the parser's hints prove that `s` is already normal, so it can
+/// be returned without being copied. Conservative: `false` only means
+/// "compute it".
+fn is_normal_fast(s: &str, m: &Meta, o: &Options) -> bool {
+    if o.rung == Rung::String {
+        return !(o.ignore_fragment && m.fragment(s).is_some());
+    }
+    let f = m.flags;
+    if f & (UPPER_SCHEME | UPPER_HOST | PCT_DIRTY | DOT_SEG) != 0 {
+        return false;
+    }
+    match o.form {
+        Form::Uri if f & NON_ASCII != 0 => return false,
+        Form::Iri if f & (PCT_HIGH | BIDI) != 0 => return false,
+        _ => {}
+    }
+    if o.ignore_fragment && m.fragment(s).is_some() {
+        return false;
+    }
+    if o.rung == Rung::Scheme {
+        let info = m
+            .scheme(s)
+            .map_or(SchemeInfo::UNKNOWN, |sch| scheme_info(o, sch));
+        if info.special != Special::None {
+            return false;
+        }
+        if let Some(host) = m.host(s) {
+            match m.host_kind() {
+                HostKind::Ipv6 => return false,
+                HostKind::RegName if info.dns_host && host::may_need_idn(host) => return false,
+                _ => {}
+            }
+            if let Some(p) = m.port(s) {
+                if !port::is_normal(p, info.default_port) {
+                    return false;
+                }
+            }
+            if info.empty_path_is_root && m.path(s).is_empty() {
+                return false;
+            }
+        }
+    }
+    true
+}
+
+/// Rungs 1 and 2 in one pass over the components of `s`, appending to `out`.
+pub(crate) fn write_normal<T: Trace>(
+    s: &str,
+    m: &Meta,
+    o: &Options,
+    out: &mut String,
+    t: &mut T,
+    w: &mut Vec<Warning>,
+) {
+    let start = out.len();
+    if o.rung == Rung::String {
+        // Rung 0 is the identity; it never maps an IRI to a URI.
+        match m.fragment(s).filter(|_| o.ignore_fragment) {
+            Some(_) => {
+                out.push_str(&s[..m.query_end as usize]);
+                note(
+                    t,
+                    Rule::IgnoreFragment,
+                    Some(Component::Fragment),
+                    Some(m.query_end as usize),
+                    &s[m.query_end as usize..],
+                    "",
+                );
+            }
+            None => out.push_str(s),
+        }
+        return;
+    }
+    let rung2 = o.rung == Rung::Scheme;
+    let form = o.form;
+    let bidi = m.has(BIDI);
+    let mut info = SchemeInfo::UNKNOWN;
+
+    // Scheme: RFC 3986 §6.2.2.1, "scheme and host are case-insensitive".
+    if let Some(sch) = m.scheme(s) {
+        let at = out.len();
+        if m.has(UPPER_SCHEME) {
+            out.extend(sch.bytes().map(|c| c.to_ascii_lowercase() as char));
+            note(
+                t,
+                Rule::LowercaseScheme,
+                Some(Component::Scheme),
+                Some(0),
+                sch,
+                &out[at..],
+            );
+        } else {
+            out.push_str(sch);
+        }
+        if rung2 {
+            info = scheme_info(o, &out[at..]);
+        }
+        out.push(':');
+    }
+
+    // Authority.
+    let has_auth = m.has(HAS_AUTH);
+    if has_auth {
+        out.push_str("//");
+        if let Some(ui) = m.userinfo(s) {
+            write_component(
+                out,
+                ui,
+                m.auth_start as usize,
+                Ctx::of(Component::Userinfo, bidi),
+                form,
+                t,
+            );
+            out.push('@');
+        }
+        host::write_host(out, s, m, o, &info, t, w);
+        if let Some(p) = m.port(s) {
+            if rung2 {
+                port::write_port(out, p, info.default_port, m.port_start as usize, t);
+            } else {
+                out.push(':');
+                out.push_str(p);
+            }
+        }
+    }
+
+    // Path: §6.2.2.3 dot segments (rung 1), §6.2.3 empty path (rung 2).
+    let path = m.path(s);
+    let poff = m.path_start as usize;
+    let pctx = Ctx::of(Component::Path, bidi);
+    if path.is_empty() {
+        if rung2 && has_auth && info.empty_path_is_root {
+            out.push('/');
+            note(
+                t,
+                Rule::EmptyPathRoot,
+                Some(Component::Path),
+                Some(poff),
+                "",
+                "/",
+            );
+        }
+    } else if !m.has(DOT_SEG | PCT_DIRTY) {
+        // No segment starts with '.' and no triplet decodes to one: no dot
+        // segment can appear, so the path is written in one go.
+        write_component(out, path, poff, pctx, form, t);
+    } else {
+        let mode = if has_auth || path.starts_with('/') {
+            PathMode::Absolute
+        } else if m.scheme(s).is_some() {
+            PathMode::RootlessLiteral
+        } else {
+            PathMode::Relative
+        };
+        let at = out.len();
+        let mut pw = PathWriter::new(out, mode);
+        let body_off = usize::from(mode == PathMode::Absolute);
+        let body = &path[body_off..];
+        let mut seg_start = 0;
+        loop {
+            let end = body[seg_start..]
+                .find('/')
+                .map_or(body.len(), |p| seg_start + p);
+            pw.begin(out);
+            write_component(
+                out,
+                &body[seg_start..end],
+                poff + body_off + seg_start,
+                pctx,
+                form,
+                t,
+            );
+            let last = end == body.len();
+            pw.end(out, last);
+            if last {
+                break;
+            }
+            seg_start = end + 1;
+        }
+        pw.finish(out, has_auth);
+        if T::ON {
+            // Report the path-level rules once, on the path as a whole.
+            let mut plain = String::new();
+            write_component(&mut plain, path, poff, pctx, form, &mut NoTrace);
+            if out[at..] != plain {
+                let rule = if crate::path::has_dot_segment(&plain) {
+                    Rule::RemoveDotSegments
+                } else {
+                    Rule::KeepStructure
+                };
+                note(
+                    t,
+                    rule,
+                    Some(Component::Path),
+                    Some(poff),
+                    &plain,
+                    &out[at..].to_owned(),
+                );
+            }
+        }
+    }
+
+    // Query and fragment: the empty query keeps its '?' at every rung.
+    if let Some(q) = m.query(s) {
+        out.push('?');
+        write_component(
+            out,
+            q,
+            m.path_end as usize + 1,
+            Ctx::of(Component::Query, bidi),
+            form,
+            t,
+        );
+    }
+    if let Some(fr) = m.fragment(s) {
+        let foff = m.query_end as usize + 1;
+        if o.ignore_fragment {
+            note(
+                t,
+                Rule::IgnoreFragment,
+                Some(Component::Fragment),
+                Some(foff - 1),
+                &s[foff - 1..],
+                "",
+            );
+        } else {
+            out.push('#');
+            write_component(out, fr, foff, Ctx::of(Component::Fragment, bidi), form, t);
+        }
+    }
+
+    // Scheme-specific rules last: they see the generic normal form.
+    if rung2 && info.special != Special::None {
+        scheme::apply(info.special, out, start, o, t, w);
+    }
+}
+
+#[cfg(test)]
+mod tests;

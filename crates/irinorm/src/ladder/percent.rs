@@ -1,0 +1,266 @@
+//! Rung 1 on the text of one component: case of the host (RFC 3986
+//! §6.2.2.1), percent-encoding normalization (§6.2.2.1 upper-case hex,
+//! §6.2.2.2 decode unreserved), and the alphabet of the form: `uri` maps
+//! non-ASCII to UTF-8 triplets (RFC 3987 §3.1 step 2), `iri` decodes
+//! triplets of allowed characters (RFC 3987 §3.2, §5.3.2.3).
+//!
+//! Copies runs of bytes that need nothing in one `push_str`; only `%`,
+//! non-ASCII (in `uri` form) and upper-case letters (in the host) stop it.
+
+use super::trace::{note, Rule, Trace};
+use super::Form;
+use crate::error::Component;
+use crate::mapping::{char_allowed, utf8_from_triplets};
+use crate::pct::{self, push_pct};
+use crate::table::{is, UNRESERVED};
+use crate::ucs;
+
+/// What a component allows and needs.
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct Ctx {
+    pub(crate) component: Component,
+    /// Lower-case ASCII letters (the host).
+    pub(crate) lower: bool,
+    /// `iprivate` allowed unencoded (the query, RFC 3987 §2.2).
+    pub(crate) private_ok: bool,
+    /// The input may contain literal bidi formatting characters.
+    pub(crate) bidi: bool,
+}
+
+impl Ctx {
+    pub(crate) const fn of(component: Component, bidi: bool) -> Ctx {
+        Ctx {
+            component,
+            lower: matches!(component, Component::Host),
+            private_ok: matches!(component, Component::Query),
+            bidi,
+        }
+    }
+}
+
+/// Appends `text` (a component, or a path segment, of a valid
+/// IRI-reference, found at byte `offset` of the input) normalized.
+#[inline]
+pub(crate) fn write_component<T: Trace>(
+    out: &mut String,
+    text: &str,
+    offset: usize,
+    ctx: Ctx,
+    form: Form,
+    t: &mut T,
+) {
+    let b = text.as_bytes();
+    let iri = form == Form::Iri;
+    let mut lowered = false;
+    let mut i = 0;
+    let mut run = 0;
+    while i < b.len() {
+        let c = b[i];
+        let special =
+            c == b'%' || (c >= 0x80 && (!iri || ctx.bidi)) || (ctx.lower && c.is_ascii_uppercase());
+        if !special {
+            i += 1;
+            continue;
+        }
+        out.push_str(&text[run..i]);
+        if c == b'%' {
+            i += percent(out, text, i, offset, ctx, form, t);
+        } else if c >= 0x80 {
+            let ch = text[i..].chars().next().unwrap_or('\u{FFFD}');
+            let n = ch.len_utf8();
+            if !iri {
+                // RFC 3987 §3.1 step 2: UTF-8, then %HH with upper-case hex.
+                let at = out.len();
+                pct::push_char_encoded(out, ch);
+                note(
+                    t,
+                    Rule::EncodeNonAscii,
+                    Some(ctx.component),
+                    Some(offset + i),
+                    &text[i..i + n],
+                    &out[at..],
+                );
+            } else if ucs::is_bidi_format(ch as u32) {
+                // RFC 3987 §4.1: IRIs MUST NOT contain bidi formatting
+                // characters; the readable form keeps them encoded.
+                let at = out.len();
+                pct::push_char_encoded(out, ch);
+                note(
+                    t,
+                    Rule::EncodeBidi,
+                    Some(ctx.component),
+                    Some(offset + i),
+                    &text[i..i + n],
+                    &out[at..],
+                );
+            } else {
+                out.push_str(&text[i..i + n]);
+            }
+            i += n;
+        } else {
+            out.push(c.to_ascii_lowercase() as char);
+            lowered = true;
+            i += 1;
+        }
+        run = i;
+    }
+    out.push_str(&text[run..]);
+    if T::ON && lowered {
+        note(
+            t,
+            Rule::LowercaseHost,
+            Some(ctx.component),
+            Some(offset),
+            text,
+            &text.to_ascii_lowercase(),
+        );
+    }
+}
+
+/// One triplet (or, in `iri` form, one UTF-8 sequence of triplets) at
+/// `text[i..]`. Returns the number of input bytes consumed.
+#[inline]
+fn percent<T: Trace>(
+    out: &mut String,
+    text: &str,
+    i: usize,
+    offset: usize,
+    ctx: Ctx,
+    form: Form,
+    t: &mut T,
+) -> usize {
+    let b = text.as_bytes();
+    let Some(v) = pct::triplet(b, i) else {
+        // Unreachable for parsed input; keep the byte.
+        out.push('%');
+        return 1;
+    };
+    if v < 0x80 {
+        if is(v, UNRESERVED) {
+            // RFC 3986 §6.2.2.2: "should be decoded to their corresponding
+            // unreserved characters".
+            let ch = if ctx.lower { v.to_ascii_lowercase() } else { v };
+            out.push(ch as char);
+            if T::ON {
+                let after = (ch as char).to_string();
+                note(
+                    t,
+                    Rule::DecodeUnreserved,
+                    Some(ctx.component),
+                    Some(offset + i),
+                    &text[i..i + 3],
+                    &after,
+                );
+            }
+        } else {
+            push_upper(out, text, i, offset, ctx, t);
+        }
+        return 3;
+    }
+    if form == Form::Iri {
+        let (n, ch) = utf8_from_triplets(b, i);
+        if let Some(ch) = ch.filter(|c| char_allowed(*c as u32, ctx.private_ok)) {
+            out.push(ch);
+            note(
+                t,
+                Rule::DecodeUtf8,
+                Some(ctx.component),
+                Some(offset + i),
+                &text[i..i + 3 * n],
+                ch.encode_utf8(&mut [0; 4]),
+            );
+        } else {
+            for k in 0..n {
+                push_upper(out, text, i + 3 * k, offset, ctx, t);
+            }
+        }
+        return 3 * n;
+    }
+    push_upper(out, text, i, offset, ctx, t);
+    3
+}
+
+/// Writes the triplet at `text[i..i + 3]` with upper-case hex (§6.2.2.1).
+#[inline]
+fn push_upper<T: Trace>(
+    out: &mut String,
+    text: &str,
+    i: usize,
+    offset: usize,
+    ctx: Ctx,
+    t: &mut T,
+) {
+    let trip = &text[i..i + 3];
+    if trip.as_bytes()[1..].iter().any(u8::is_ascii_lowercase) {
+        let v = pct::triplet(trip.as_bytes(), 0).unwrap_or(0);
+        let at = out.len();
+        push_pct(out, v);
+        note(
+            t,
+            Rule::UppercasePercent,
+            Some(ctx.component),
+            Some(offset + i),
+            trip,
+            &out[at..],
+        );
+    } else {
+        out.push_str(trip);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::super::trace::NoTrace;
+    use super::*;
+
+    fn w(text: &str, comp: Component, form: Form) -> String {
+        let mut out = String::new();
+        write_component(&mut out, text, 0, Ctx::of(comp, true), form, &mut NoTrace);
+        out
+    }
+
+    #[test]
+    fn uri_form() {
+        assert_eq!(w("a%7eb%2fc%41", Component::Path, Form::Uri), "a~b%2FcA");
+        assert_eq!(w("ExAmp%4Ce", Component::Host, Form::Uri), "example");
+        assert_eq!(w("Ex", Component::Path, Form::Uri), "Ex");
+        assert_eq!(w("rosé", Component::Path, Form::Uri), "ros%C3%A9");
+        assert_eq!(w("%c3%a9", Component::Path, Form::Uri), "%C3%A9");
+    }
+
+    #[test]
+    fn iri_form() {
+        assert_eq!(w("ros%c3%a9", Component::Path, Form::Iri), "rosé");
+        assert_eq!(w("%E2%80%AE", Component::Path, Form::Iri), "%E2%80%AE");
+        assert_eq!(w("\u{202E}x", Component::Path, Form::Iri), "%E2%80%AEx");
+        assert_eq!(w("%EE%80%80", Component::Path, Form::Iri), "%EE%80%80");
+        assert_eq!(w("%EE%80%80", Component::Query, Form::Iri), "\u{E000}");
+        assert_eq!(w("%C0%af", Component::Path, Form::Iri), "%C0%AF");
+        assert_eq!(w("%25%2f", Component::Path, Form::Iri), "%25%2F");
+    }
+
+    #[test]
+    fn traced() {
+        let mut t: Vec<super::super::trace::Change> = Vec::new();
+        let mut out = String::new();
+        write_component(
+            &mut out,
+            "A%7e%c3%a9",
+            10,
+            Ctx::of(Component::Host, false),
+            Form::Uri,
+            &mut t,
+        );
+        assert_eq!(out, "a~%C3%A9");
+        let rules: Vec<_> = t.iter().map(|c| (c.rule, c.offset)).collect();
+        assert_eq!(
+            rules,
+            vec![
+                (Rule::DecodeUnreserved, Some(11)),
+                (Rule::UppercasePercent, Some(14)),
+                (Rule::UppercasePercent, Some(17)),
+                (Rule::LowercaseHost, Some(10)),
+            ]
+        );
+    }
+}

@@ -1,0 +1,239 @@
+//! Unit tests of the ladder; conformance and property tests are in tests/.
+
+use super::*;
+
+fn n(s: &str, rung: Rung, form: Form) -> String {
+    Normalizer::new(Options::new(rung, form))
+        .normalize(s)
+        .unwrap_or_else(|e| panic!("{s}: {e}"))
+        .into_owned()
+}
+fn uri(s: &str) -> String {
+    n(s, Rung::Scheme, Form::Uri)
+}
+fn syn(s: &str) -> String {
+    n(s, Rung::Syntax, Form::Uri)
+}
+
+#[test]
+fn rfc3986_6_2_2_example() {
+    assert_eq!(
+        syn("eXAMPLE://a/./b/../b/%63/%7bfoo%7d"),
+        "example://a/b/c/%7Bfoo%7D"
+    );
+}
+
+#[test]
+fn never_decoded() {
+    for s in [
+        "http://a/%2F",
+        "http://a/%3F%23%26%3D%2C%40%25",
+        "http://a/%C0%AF",
+    ] {
+        assert_eq!(uri(s), s);
+        assert_eq!(n(s, Rung::Scheme, Form::Iri), s);
+    }
+}
+
+#[test]
+fn scheme_rung_generic_rules() {
+    assert_eq!(uri("http://example.com"), "http://example.com/");
+    assert_eq!(uri("http://example.com:/"), "http://example.com/");
+    assert_eq!(uri("http://example.com:0080/"), "http://example.com/");
+    assert_eq!(uri("http://example.com:8080"), "http://example.com:8080/");
+    assert_eq!(uri("foo://example.com:0080"), "foo://example.com:80");
+    assert_eq!(uri("foo://example.com"), "foo://example.com");
+    assert_eq!(uri("http://[2001:0DB8::0001]/"), "http://[2001:db8::1]/");
+    assert_eq!(
+        uri("http://[::FFFF:c000:0280]:80/"),
+        "http://[::ffff:192.0.2.128]/"
+    );
+    assert_eq!(uri("http://[fe80::1%25Eth0]/"), "http://[fe80::1%25Eth0]/");
+    assert_eq!(uri("http://example.com/?"), "http://example.com/?");
+    assert_eq!(uri("http://example.com/#"), "http://example.com/#");
+}
+
+#[test]
+fn idn() {
+    assert_eq!(
+        uri("http://résumé.example.org"),
+        "http://xn--rsum-bpad.example.org/"
+    );
+    assert_eq!(
+        uri("http://r%C3%A9sum%C3%A9.example.org"),
+        "http://xn--rsum-bpad.example.org/"
+    );
+    assert_eq!(
+        n("http://xn--rsum-bpad.example.org", Rung::Scheme, Form::Iri),
+        "http://résumé.example.org/"
+    );
+    assert_eq!(
+        n("http://XN--RSUM-BPAD.example.org", Rung::Scheme, Form::Iri),
+        "http://résumé.example.org/"
+    );
+    // Not a DNS scheme: no IDN.
+    assert_eq!(
+        uri("foo://résumé.example.org"),
+        "foo://r%C3%A9sum%C3%A9.example.org"
+    );
+    // A host that fails UTS #46 stays as rung 1 left it, with a warning.
+    let r = Normalizer::default()
+        .normalize_full("http://a.\u{0378}.net/")
+        .unwrap();
+    assert_eq!(r.text, "http://a.%CD%B8.net/");
+    assert_eq!(r.warnings.len(), 1);
+    assert_eq!(r.warnings[0].code(), "idna-invalid");
+    let r = Normalizer::default()
+        .normalize_full("http://xn--a-.com/")
+        .unwrap();
+    assert_eq!(r.text, "http://xn--a-.com/");
+    assert_eq!(r.warnings.len(), 1);
+}
+
+#[test]
+fn iri_form() {
+    assert_eq!(
+        n("http://a/%E2%80%AE", Rung::Syntax, Form::Iri),
+        "http://a/%E2%80%AE"
+    );
+    assert_eq!(
+        n("http://a/\u{202E}", Rung::Syntax, Form::Iri),
+        "http://a/%E2%80%AE"
+    );
+    assert_eq!(
+        n(
+            "http://a/ros%c3%a9?%EE%80%80#%EE%80%80",
+            Rung::Syntax,
+            Form::Iri
+        ),
+        "http://a/rosé?\u{E000}#%EE%80%80"
+    );
+}
+
+#[test]
+fn dot_segments_and_structure() {
+    assert_eq!(syn("a:/.//b"), "a:/.//b");
+    assert_eq!(syn("a:/./b/..//c"), "a:/.//c");
+    assert_eq!(syn("./a:b"), "./a:b");
+    assert_eq!(syn("abc/.."), "./");
+    assert_eq!(syn("."), "./");
+    assert_eq!(syn("../a/./b/.."), "../a/");
+    assert_eq!(syn("http://a/b/%2E%2E/c"), "http://a/c");
+    assert_eq!(syn("%2E%2E/x"), "../x");
+    assert_eq!(syn("zz:foo/../bar"), "zz:/bar");
+}
+
+#[test]
+fn fast_path_borrows() {
+    let nz = Normalizer::default();
+    for s in [
+        "http://example.com/a/b?x=1#f",
+        "https://a.b/c%2F",
+        "mailto-like:x",
+        "//a/b",
+        "a/b",
+    ] {
+        assert!(matches!(nz.normalize(s).unwrap(), Cow::Borrowed(_)), "{s}");
+    }
+    // Computed, but equal: still borrowed.
+    assert!(matches!(
+        nz.normalize("http://a/.well-known/x").unwrap(),
+        Cow::Borrowed(_)
+    ));
+    assert!(matches!(nz.normalize("http://A/").unwrap(), Cow::Owned(_)));
+}
+
+#[test]
+fn scheme_specific() {
+    assert_eq!(uri("file://localhost/etc/hosts"), "file:///etc/hosts");
+    assert_eq!(uri("mailto:Joe@Example.COM"), "mailto:Joe@example.com");
+    assert_eq!(uri("URN:ISBN:0451450523"), "urn:isbn:0451450523");
+    assert_eq!(uri("tel:+1-201-555-0123"), "tel:+12015550123");
+    assert_eq!(
+        uri("data:TEXT/plain;CHARSET=US-ASCII,Hi"),
+        "data:text/plain;charset=us-ascii,Hi"
+    );
+    // The fragment is never touched by a scheme rule.
+    assert_eq!(uri("urn:example:a#F"), "urn:example:a#F");
+}
+
+#[test]
+fn keys_and_compare() {
+    let nz = Normalizer::default();
+    assert_eq!(
+        nz.compare("http://a/b", "http://a/b").unwrap(),
+        Some(Rung::String)
+    );
+    assert_eq!(
+        nz.compare("http://a/%7e", "http://a/~").unwrap(),
+        Some(Rung::Syntax)
+    );
+    assert_eq!(
+        nz.compare("http://a", "http://a:80/").unwrap(),
+        Some(Rung::Scheme)
+    );
+    assert_eq!(nz.compare("http://a/", "http://a/#").unwrap(), None);
+    assert!(nz
+        .equivalent("urn:example:a?+r#f", "URN:EXAMPLE:a")
+        .unwrap());
+    assert!(!nz.equivalent("urn:example:a", "urn:example:A").unwrap());
+    let nf = Normalizer::new(Options {
+        ignore_fragment: true,
+        ..Options::default()
+    });
+    assert!(nf.equivalent("http://a/#x", "http://a").unwrap());
+    assert_eq!(
+        nz.digest("http://A/").unwrap(),
+        nz.digest("http://a").unwrap()
+    );
+    assert_eq!(nz.key("http://A:80").unwrap(), "http://a/");
+    let e = nz.compare("http://a/", "http://a b/").unwrap_err();
+    assert_eq!(e.side, Side::B);
+}
+
+#[test]
+fn base_and_charnorm() {
+    let nz = Normalizer::default()
+        .with_base("http://Example.com/a/b")
+        .unwrap();
+    assert_eq!(nz.normalize("../C/./d").unwrap(), "http://example.com/C/d");
+    let nfc = Normalizer::new(Options {
+        char_norm: CharNorm::Nfc,
+        ..Options::default()
+    });
+    assert_eq!(
+        nfc.normalize("http://a/re%CC%81sume%CC%81").unwrap(),
+        "http://a/r%C3%A9sum%C3%A9"
+    );
+    assert!(nfc
+        .equivalent("http://a/résumé", "http://a/re\u{301}sume\u{301}")
+        .unwrap());
+    assert!(!Normalizer::default()
+        .equivalent("http://a/résumé", "http://a/re\u{301}sume\u{301}")
+        .unwrap());
+}
+
+#[test]
+fn explain_reports_rules() {
+    let e = Normalizer::default()
+        .explain("HTTP://Example.COM:80/a/./%7e")
+        .unwrap();
+    let scheme_uri = e
+        .steps
+        .iter()
+        .find(|s| s.rung == Rung::Scheme && s.form == Form::Uri)
+        .unwrap();
+    assert_eq!(scheme_uri.output, "http://example.com/a/~");
+    let rules: Vec<_> = scheme_uri.changes.iter().map(|c| c.rule).collect();
+    for r in [
+        Rule::LowercaseScheme,
+        Rule::LowercaseHost,
+        Rule::RemoveDefaultPort,
+        Rule::DecodeUnreserved,
+        Rule::RemoveDotSegments,
+    ] {
+        assert!(rules.contains(&r), "{r:?} missing from {rules:?}");
+    }
+    let string = e.steps.iter().find(|s| s.rung == Rung::String).unwrap();
+    assert!(string.changes.is_empty());
+}

@@ -1,0 +1,450 @@
+//! The scheme registry used by rung 2 (RFC 3986 §6.2.3, RFC 3987 §5.3.3):
+//! per scheme, its default port, whether its host is a DNS name (IDN rules
+//! apply), whether an empty path with an authority means `/`, and its
+//! scheme-specific normalizer.
+//!
+//! The built-in table comes from the IANA URI scheme registry and the
+//! schemes' own RFCs (cited per entry). Callers extend or override it with
+//! [`SchemeRegistry::insert`] and [`SchemeRegistry::forget`]; the CLI reads
+//! the same settings from a TOML file (`--schemes FILE`).
+
+pub mod data;
+pub mod file;
+pub mod mailto;
+pub mod tel;
+pub mod urn;
+
+use std::collections::HashMap;
+use std::sync::Arc;
+
+/// A scheme-specific normalizer (rung 2).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Special {
+    /// None: only the generic rules.
+    None,
+    /// `file` (RFC 8089): `file://localhost/p` == `file:///p`.
+    File,
+    /// `mailto` (RFC 6068): domains and header field names are case-insensitive.
+    Mailto,
+    /// `urn` (RFC 8141): NID case-insensitive, r/q/f-components ignored when
+    /// comparing, `urn:uuid:` hex case-insensitive.
+    Urn,
+    /// `tel` (RFC 3966 §4): visual separators, parameter order and case ignored.
+    Tel,
+    /// `data` (RFC 2397): media type case-insensitive.
+    Data,
+}
+
+impl Special {
+    /// Name used in settings files.
+    pub const fn name(self) -> &'static str {
+        match self {
+            Special::None => "none",
+            Special::File => "file",
+            Special::Mailto => "mailto",
+            Special::Urn => "urn",
+            Special::Tel => "tel",
+            Special::Data => "data",
+        }
+    }
+
+    /// Looks a normalizer up by name.
+    pub fn from_name(s: &str) -> Option<Special> {
+        [
+            Special::None,
+            Special::File,
+            Special::Mailto,
+            Special::Urn,
+            Special::Tel,
+            Special::Data,
+        ]
+        .into_iter()
+        .find(|x| x.name() == s)
+    }
+}
+
+/// What rung 2 knows about one scheme.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct SchemeInfo {
+    /// The port a missing port means (RFC 3986 §6.2.3: "the default port
+    /// ... should be omitted").
+    pub default_port: Option<u16>,
+    /// Whether the host is a DNS name: UTS #46 equivalence applies.
+    pub dns_host: bool,
+    /// Whether an empty path with an authority is equivalent to `/`
+    /// (RFC 3986 §6.2.3 for http; each scheme's RFC for the others).
+    pub empty_path_is_root: bool,
+    /// Scheme-specific normalizer.
+    pub special: Special,
+}
+
+impl SchemeInfo {
+    /// A scheme with nothing known: only the generic rules apply.
+    pub const UNKNOWN: SchemeInfo = SchemeInfo {
+        default_port: None,
+        dns_host: false,
+        empty_path_is_root: false,
+        special: Special::None,
+    };
+
+    const fn web(port: u16) -> SchemeInfo {
+        SchemeInfo {
+            default_port: Some(port),
+            dns_host: true,
+            empty_path_is_root: true,
+            special: Special::None,
+        }
+    }
+    const fn dns(port: u16) -> SchemeInfo {
+        SchemeInfo {
+            default_port: Some(port),
+            dns_host: true,
+            empty_path_is_root: false,
+            special: Special::None,
+        }
+    }
+    const fn special(s: Special, dns_host: bool) -> SchemeInfo {
+        SchemeInfo {
+            default_port: None,
+            dns_host,
+            empty_path_is_root: false,
+            special: s,
+        }
+    }
+}
+
+/// The built-in table. Every entry is an IANA-registered scheme (permanent
+/// unless marked provisional) with the default port its specification gives.
+pub fn builtin(scheme: &str) -> Option<&'static SchemeInfo> {
+    use Special as S;
+    // Each `static` is referenced by the match below; written as one
+    // match so the compiler turns it into length + byte comparisons.
+    static HTTP: SchemeInfo = SchemeInfo::web(80); // RFC 9110 §4.2.1, §4.2.3
+    static HTTPS: SchemeInfo = SchemeInfo::web(443); // RFC 9110 §4.2.2, §4.2.3
+    static WS: SchemeInfo = SchemeInfo::web(80); // RFC 6455 §3 (empty path: "/")
+    static WSS: SchemeInfo = SchemeInfo::web(443); // RFC 6455 §3
+    static FTP: SchemeInfo = SchemeInfo::web(21); // RFC 1738 §3.2
+    static COAP: SchemeInfo = SchemeInfo::web(5683); // RFC 7252 §6.1, §6.3
+    static COAPS: SchemeInfo = SchemeInfo::web(5684); // RFC 7252 §6.2, §6.3
+    static COAP_TCP: SchemeInfo = SchemeInfo::web(5683); // RFC 8323 §8.1
+    static COAPS_TCP: SchemeInfo = SchemeInfo::web(5684); // RFC 8323 §8.2
+    static COAP_WS: SchemeInfo = SchemeInfo::web(80); // RFC 8323 §8.3
+    static COAPS_WS: SchemeInfo = SchemeInfo::web(443); // RFC 8323 §8.4
+    static TELNET: SchemeInfo = SchemeInfo::web(23); // RFC 4248 §2 (the final "/" may be omitted)
+    static GOPHER: SchemeInfo = SchemeInfo::dns(70); // RFC 4266 §2.1
+    static LDAP: SchemeInfo = SchemeInfo::dns(389); // RFC 4516 §2
+    static LDAPS: SchemeInfo = SchemeInfo::dns(636); // IANA (provisional), RFC 4516 practice
+    static NNTP: SchemeInfo = SchemeInfo::dns(119); // RFC 5538 §2.2
+    static NEWS: SchemeInfo = SchemeInfo::dns(119); // RFC 5538 §2.1
+    static SNEWS: SchemeInfo = SchemeInfo::dns(563); // IANA (historical), RFC 5538 practice
+    static IMAP: SchemeInfo = SchemeInfo::dns(143); // RFC 5092 §4
+    static POP: SchemeInfo = SchemeInfo::dns(110); // RFC 2384 §2
+    static RTSP: SchemeInfo = SchemeInfo::dns(554); // RFC 7826 §19.2
+    static RTSPS: SchemeInfo = SchemeInfo::dns(322); // RFC 7826 §19.2
+    static RTSPU: SchemeInfo = SchemeInfo::dns(554); // RFC 2326 §3.2
+    static RSYNC: SchemeInfo = SchemeInfo::dns(873); // RFC 5781 §2
+    static SNMP: SchemeInfo = SchemeInfo::dns(161); // RFC 4088 §2
+    static IPP: SchemeInfo = SchemeInfo::dns(631); // RFC 8010 §4.4.1
+    static IPPS: SchemeInfo = SchemeInfo::dns(631); // RFC 7472 §4
+    static DNS: SchemeInfo = SchemeInfo::dns(53); // RFC 4501 §2
+    static PROSPERO: SchemeInfo = SchemeInfo::dns(1525); // RFC 4157 §2
+    static WAIS: SchemeInfo = SchemeInfo::dns(210); // RFC 4156 §2
+    static Z3950: SchemeInfo = SchemeInfo::dns(210); // RFC 2056 §2
+    static ACAP: SchemeInfo = SchemeInfo::dns(674); // RFC 2244 §6
+    static ICAP: SchemeInfo = SchemeInfo::dns(1344); // RFC 3507 §4.2
+    static VNC: SchemeInfo = SchemeInfo::dns(5900); // RFC 7869 §2
+    static NFS: SchemeInfo = SchemeInfo::dns(2049); // RFC 2224 §2
+    static SSH: SchemeInfo = SchemeInfo::dns(22); // IANA (provisional), draft-ietf-secsh-scp-sftp-ssh-uri
+    static SFTP: SchemeInfo = SchemeInfo::dns(22); // IANA (provisional), same draft
+    static GIT: SchemeInfo = SchemeInfo::dns(9418); // IANA (provisional)
+    static SVN: SchemeInfo = SchemeInfo::dns(3690); // IANA (provisional)
+    static REDIS: SchemeInfo = SchemeInfo::dns(6379); // IANA (provisional)
+    static REDISS: SchemeInfo = SchemeInfo::dns(6379); // IANA (provisional)
+    static FILE: SchemeInfo = SchemeInfo::special(S::File, true); // RFC 8089
+    static MAILTO: SchemeInfo = SchemeInfo::special(S::Mailto, true); // RFC 6068
+    static URN: SchemeInfo = SchemeInfo::special(S::Urn, false); // RFC 8141
+    static TEL: SchemeInfo = SchemeInfo::special(S::Tel, false); // RFC 3966
+    static DATA: SchemeInfo = SchemeInfo::special(S::Data, false); // RFC 2397
+    Some(match scheme {
+        "http" => &HTTP,
+        "https" => &HTTPS,
+        "ws" => &WS,
+        "wss" => &WSS,
+        "ftp" => &FTP,
+        "coap" => &COAP,
+        "coaps" => &COAPS,
+        "coap+tcp" => &COAP_TCP,
+        "coaps+tcp" => &COAPS_TCP,
+        "coap+ws" => &COAP_WS,
+        "coaps+ws" => &COAPS_WS,
+        "telnet" => &TELNET,
+        "gopher" => &GOPHER,
+        "ldap" => &LDAP,
+        "ldaps" => &LDAPS,
+        "nntp" => &NNTP,
+        "news" => &NEWS,
+        "snews" => &SNEWS,
+        "imap" => &IMAP,
+        "pop" => &POP,
+        "rtsp" => &RTSP,
+        "rtsps" => &RTSPS,
+        "rtspu" => &RTSPU,
+        "rsync" => &RSYNC,
+        "snmp" => &SNMP,
+        "ipp" => &IPP,
+        "ipps" => &IPPS,
+        "dns" => &DNS,
+        "prospero" => &PROSPERO,
+        "wais" => &WAIS,
+        "z39.50r" | "z39.50s" => &Z3950,
+        "acap" => &ACAP,
+        "icap" => &ICAP,
+        "vnc" => &VNC,
+        "nfs" => &NFS,
+        "ssh" => &SSH,
+        "sftp" => &SFTP,
+        "git" => &GIT,
+        "svn" => &SVN,
+        "redis" => &REDIS,
+        "rediss" => &REDISS,
+        "file" => &FILE,
+        "mailto" => &MAILTO,
+        "urn" => &URN,
+        "tel" => &TEL,
+        "data" => &DATA,
+        _ => return None,
+    })
+}
+
+/// Every scheme of the built-in table, for listing.
+pub const BUILTIN_NAMES: &[&str] = &[
+    "http",
+    "https",
+    "ws",
+    "wss",
+    "ftp",
+    "coap",
+    "coaps",
+    "coap+tcp",
+    "coaps+tcp",
+    "coap+ws",
+    "coaps+ws",
+    "telnet",
+    "gopher",
+    "ldap",
+    "ldaps",
+    "nntp",
+    "news",
+    "snews",
+    "imap",
+    "pop",
+    "rtsp",
+    "rtsps",
+    "rtspu",
+    "rsync",
+    "snmp",
+    "ipp",
+    "ipps",
+    "dns",
+    "prospero",
+    "wais",
+    "z39.50r",
+    "z39.50s",
+    "acap",
+    "icap",
+    "vnc",
+    "nfs",
+    "ssh",
+    "sftp",
+    "git",
+    "svn",
+    "redis",
+    "rediss",
+    "file",
+    "mailto",
+    "urn",
+    "tel",
+    "data",
+];
+
+/// The registry rung 2 consults: the built-in table plus the caller's
+/// overrides. Cheap to clone (shared).
+#[derive(Clone, Debug, Default)]
+pub struct SchemeRegistry {
+    /// Overrides; `None` forgets a built-in scheme.
+    overrides: Option<Arc<HashMap<String, Option<SchemeInfo>>>>,
+    no_builtin: bool,
+}
+
+impl SchemeRegistry {
+    /// The built-in table.
+    pub fn builtin() -> Self {
+        SchemeRegistry::default()
+    }
+
+    /// No scheme known at all (rung 2 then applies only the generic rules).
+    pub fn empty() -> Self {
+        SchemeRegistry {
+            overrides: None,
+            no_builtin: true,
+        }
+    }
+
+    fn map(&mut self) -> &mut HashMap<String, Option<SchemeInfo>> {
+        Arc::make_mut(self.overrides.get_or_insert_with(Default::default))
+    }
+
+    /// Adds or replaces a scheme (name compared ASCII case-insensitively).
+    pub fn insert(&mut self, scheme: &str, info: SchemeInfo) {
+        self.map().insert(scheme.to_ascii_lowercase(), Some(info));
+    }
+
+    /// Makes a scheme unknown, even if it is built in.
+    pub fn forget(&mut self, scheme: &str) {
+        self.map().insert(scheme.to_ascii_lowercase(), None);
+    }
+
+    /// What is known about a scheme, given in lower case.
+    #[inline]
+    pub fn get(&self, scheme_lower: &str) -> Option<&SchemeInfo> {
+        if let Some(map) = &self.overrides {
+            if let Some(v) = map.get(scheme_lower) {
+                return v.as_ref();
+            }
+        }
+        if self.no_builtin {
+            return None;
+        }
+        builtin(scheme_lower)
+    }
+
+    /// Every known scheme, sorted by name.
+    pub fn entries(&self) -> Vec<(String, SchemeInfo)> {
+        let mut names: Vec<String> = if self.no_builtin {
+            Vec::new()
+        } else {
+            BUILTIN_NAMES.iter().map(|s| (*s).to_owned()).collect()
+        };
+        if let Some(map) = &self.overrides {
+            names.extend(map.keys().cloned());
+        }
+        names.sort();
+        names.dedup();
+        names
+            .into_iter()
+            .filter_map(|n| self.get(&n).map(|i| (n.clone(), *i)))
+            .collect()
+    }
+}
+
+/// Lower-cases ASCII letters except the hex digits of triplets (which
+/// rung 1 wrote in upper case, RFC 3986 §6.2.2.1).
+pub(crate) fn lower_outside_triplets(s: &str) -> String {
+    let b = s.as_bytes();
+    let mut out = String::with_capacity(s.len());
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] == b'%' && i + 2 < b.len() {
+            out.push_str(&s[i..i + 3]);
+            i += 3;
+        } else {
+            let c = s[i..].chars().next().unwrap_or('\u{FFFD}');
+            out.push(c.to_ascii_lowercase());
+            i += c.len_utf8();
+        }
+    }
+    out
+}
+
+/// Runs the scheme-specific normalizer of rung 2 on the normalized text
+/// `out[start..]`, replacing it when it changes.
+pub(crate) fn apply<T: crate::ladder::trace::Trace>(
+    special: Special,
+    out: &mut String,
+    start: usize,
+    opts: &crate::ladder::Options,
+    t: &mut T,
+    warnings: &mut Vec<crate::ladder::Warning>,
+) {
+    use crate::ladder::trace::{note, Rule};
+    let text = &out[start..];
+    let (rule, new) = match special {
+        Special::None => return,
+        Special::File => (Rule::FileLocalhost, file::normalize(text)),
+        Special::Mailto => (
+            Rule::Mailto,
+            mailto::normalize(text, opts.form, &opts.idna, warnings),
+        ),
+        Special::Urn => {
+            let nid = urn::normalize(text);
+            let uuid = nid
+                .as_deref()
+                .unwrap_or(text)
+                .to_ascii_lowercase()
+                .starts_with("urn:uuid:");
+            (if uuid { Rule::UrnUuid } else { Rule::UrnNid }, nid)
+        }
+        Special::Tel => (Rule::Tel, tel::normalize(text)),
+        Special::Data => (Rule::DataMediaType, data::normalize(text)),
+    };
+    if let Some(new) = new {
+        if T::ON {
+            let before = out[start..].to_owned();
+            note(t, rule, None, None, &before, &new);
+        }
+        out.truncate(start);
+        out.push_str(&new);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn builtin_defaults() {
+        for (s, p) in [
+            ("http", 80),
+            ("https", 443),
+            ("ws", 80),
+            ("wss", 443),
+            ("ftp", 21),
+            ("gopher", 70),
+            ("telnet", 23),
+            ("ldap", 389),
+            ("ldaps", 636),
+            ("nntp", 119),
+            ("imap", 143),
+            ("pop", 110),
+            ("rtsp", 554),
+            ("coap", 5683),
+            ("coaps", 5684),
+        ] {
+            assert_eq!(builtin(s).and_then(|i| i.default_port), Some(p), "{s}");
+        }
+        assert!(builtin("http").unwrap().empty_path_is_root);
+        assert!(!builtin("ldap").unwrap().empty_path_is_root);
+        assert!(builtin("example").is_none());
+        for n in BUILTIN_NAMES {
+            assert!(builtin(n).is_some(), "{n}");
+        }
+    }
+
+    #[test]
+    fn overrides() {
+        let mut r = SchemeRegistry::builtin();
+        r.insert(
+            "MyProto",
+            SchemeInfo {
+                default_port: Some(7),
+                ..SchemeInfo::UNKNOWN
+            },
+        );
+        r.forget("gopher");
+        assert_eq!(r.get("myproto").unwrap().default_port, Some(7));
+        assert!(r.get("gopher").is_none());
+        assert!(r.get("http").is_some());
+        assert!(SchemeRegistry::empty().get("http").is_none());
+        assert!(r.entries().iter().any(|(n, _)| n == "myproto"));
+    }
+}

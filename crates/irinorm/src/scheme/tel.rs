@@ -1,0 +1,144 @@
+//! `tel` (RFC 3966 §4, "URI Comparisons"): two tel URIs are equivalent
+//! when both are global (`+`) or both local, their digits are equal after
+//! removing visual separators (`-` `.` `(` `)`), and their parameters are
+//! equal compared by name regardless of order; comparisons are
+//! case-insensitive. The canonical text follows §3's order: `ext` and
+//! `isub` first, then `phone-context`, then the other parameters in
+//! lexicographical order; names and values in lower case (§3: "All
+//! parameter names and values SHOULD use lower-case characters").
+
+use super::lower_outside_triplets;
+use crate::parse::split_trusted;
+
+fn is_separator(c: u8) -> bool {
+    matches!(c, b'-' | b'.' | b'(' | b')')
+}
+
+/// Removes visual separators (never inside a triplet: `%2E` is not `.`
+/// here because rung 1 already decoded unreserved triplets).
+fn strip_separators(s: &str) -> String {
+    s.bytes()
+        .filter(|c| !is_separator(*c))
+        .map(char::from)
+        .collect()
+}
+
+/// `global-number-digits` or `local-number-digits` (RFC 3966 §3), with
+/// `#` percent-encoded as `%23`.
+fn valid_number(n: &str) -> bool {
+    let body = n.strip_prefix('+').unwrap_or(n);
+    let b = body.as_bytes();
+    let mut i = 0;
+    let mut digits = 0;
+    while i < b.len() {
+        match b[i] {
+            c if c.is_ascii_hexdigit() || c == b'*' => digits += 1,
+            c if is_separator(c) => {}
+            b'%' if body[i..].starts_with("%23") => {
+                digits += 1;
+                i += 2;
+            }
+            _ => return false,
+        }
+        i += 1;
+    }
+    // A global number has decimal digits only.
+    digits > 0
+        && (!n.starts_with('+') || body.bytes().all(|c| c.is_ascii_digit() || is_separator(c)))
+}
+
+fn rank(name: &str) -> u8 {
+    match name {
+        "ext" | "isub" => 0,
+        "phone-context" => 1,
+        _ => 2,
+    }
+}
+
+/// Rung 2 for a normalized `tel` reference; `None` when nothing changes
+/// or when the path is not a telephone-subscriber (nothing is guessed).
+pub(crate) fn normalize(s: &str) -> Option<String> {
+    let m = split_trusted(s);
+    if m.authority(s).is_some() {
+        return None;
+    }
+    let path = m.path(s);
+    let mut parts = path.split(';');
+    let number = parts.next()?;
+    if !valid_number(number) {
+        return None;
+    }
+    let mut params: Vec<(String, Option<String>)> = Vec::new();
+    for p in parts {
+        let (name, value) = match p.find('=') {
+            Some(e) => (&p[..e], Some(&p[e + 1..])),
+            None => (p, None),
+        };
+        if name.is_empty() {
+            return None;
+        }
+        let name = lower_outside_triplets(name);
+        let value = value.map(|v| {
+            let v = lower_outside_triplets(v);
+            // Numbers in ext and in a global phone-context compare digit by
+            // digit, without visual separators (§4).
+            if name == "ext" || (name == "phone-context" && v.starts_with('+')) {
+                strip_separators(&v)
+            } else {
+                v
+            }
+        });
+        params.push((name, value));
+    }
+    params.sort_by(|a, b| rank(&a.0).cmp(&rank(&b.0)).then_with(|| a.0.cmp(&b.0)));
+    let mut new_path = lower_outside_triplets(&strip_separators(number));
+    for (name, value) in &params {
+        new_path.push(';');
+        new_path.push_str(name);
+        if let Some(v) = value {
+            new_path.push('=');
+            new_path.push_str(v);
+        }
+    }
+    if new_path == path {
+        return None;
+    }
+    let p = path.as_ptr() as usize - s.as_ptr() as usize;
+    Some(format!("{}{}{}", &s[..p], new_path, &s[p + path.len()..]))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn rfc3966_comparison() {
+        // §6 examples, compared per §4.
+        assert_eq!(
+            normalize("tel:+1-201-555-0123").as_deref(),
+            Some("tel:+12015550123")
+        );
+        assert_eq!(normalize("tel:+12015550123"), None);
+        assert_eq!(
+            normalize("tel:7042;phone-context=example.com").as_deref(),
+            None
+        );
+        assert_eq!(
+            normalize("tel:863-1234;phone-context=+1-914-555").as_deref(),
+            Some("tel:8631234;phone-context=+1914555")
+        );
+        assert_eq!(
+            normalize("tel:+1(800)555-1212;Foo=Bar;ext=1-2;phone-context=Example.COM").as_deref(),
+            Some("tel:+18005551212;ext=12;phone-context=example.com;foo=bar")
+        );
+        assert_eq!(normalize("tel:*%23ab"), None);
+        assert_eq!(normalize("tel:*%23AB").as_deref(), Some("tel:*%23ab"));
+    }
+
+    #[test]
+    fn not_a_number_is_left_alone() {
+        assert_eq!(normalize("tel:call-me"), None);
+        assert_eq!(normalize("tel:+1-ABC"), None);
+        assert_eq!(normalize("tel:"), None);
+    }
+}
