@@ -10,6 +10,7 @@
 //! - decomposition can produce ASCII delimiters: U+037E GREEK QUESTION MARK
 //!   is canonically `;`, U+1FEF is `` ` ``, and under NFKC U+FF0F is `/`,
 //!   U+00A0 is a space.
+//!
 //! So every ASCII character that is not unreserved (delimiters and `%`) is
 //! a barrier: the text between barriers is normalized on its own, and any
 //! ASCII character that normalization produces, other than an unreserved

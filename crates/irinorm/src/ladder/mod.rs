@@ -580,7 +580,9 @@ fn is_normal_fast(s: &str, m: &Meta, o: &Options) -> bool {
         if let Some(host) = m.host(s) {
             match m.host_kind() {
                 HostKind::Ipv6 => return false,
-                HostKind::RegName if info.dns_host && host::may_need_idn(host) => return false,
+                HostKind::RegName if info.dns_host && host::may_need_idn(host, &o.idna) => {
+                    return false
+                }
                 _ => {}
             }
             if let Some(p) = m.port(s) {
@@ -747,7 +749,7 @@ pub(crate) fn write_normal<T: Trace>(
                     Some(Component::Path),
                     Some(poff),
                     &plain,
-                    &out[at..].to_owned(),
+                    &out[at..],
                 );
             }
         }

@@ -1,0 +1,831 @@
+//! Applying a rule set to a normalized reference, in the fixed order of
+//! [`RuleName::ORDER`]: scheme, userinfo, host, path, query, fragment.
+//!
+//! Every rule works on the components of the reference as bytes: nothing
+//! is decoded or re-encoded (a parameter named `a%3Db` stays so; `%2F` is
+//! never a slash). Host and path rules need an authority (`//host`), so a
+//! rule never changes the structure of a reference. Within the host, path
+//! and query sections the rules are repeated until nothing changes, which
+//! makes every combination idempotent (removing `www.` twice from
+//! `www.www.example.com`, a trailing slash exposing `index.html`...);
+//! a section is only repeated when it changed something, so the common
+//! case costs one pass.
+
+use std::borrow::Cow;
+
+use irinorm::host::{parse_ipv4, HostKind};
+use irinorm::ladder::Rung;
+use irinorm::split_trusted;
+
+use crate::config::Config;
+use crate::glob;
+use crate::ipv4;
+use crate::rule::{RuleName, RuleSet};
+
+/// A rule that fired, with the component it changed (for `explain`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Fired {
+    /// The rule.
+    pub rule: RuleName,
+    /// The component's text before.
+    pub before: String,
+    /// The component's text after.
+    pub after: String,
+}
+
+/// The components of a reference being rewritten.
+#[derive(Debug)]
+struct Url<'a> {
+    scheme: Option<Cow<'a, str>>,
+    userinfo: Option<Cow<'a, str>>,
+    host: Option<Cow<'a, str>>,
+    host_kind: HostKind,
+    port: Option<Cow<'a, str>>,
+    path: Cow<'a, str>,
+    query: Option<Cow<'a, str>>,
+    fragment: Option<Cow<'a, str>>,
+}
+
+impl<'a> Url<'a> {
+    fn of(s: &'a str) -> Self {
+        let m = split_trusted(s);
+        Url {
+            scheme: m.scheme(s).map(Cow::Borrowed),
+            userinfo: m.userinfo(s).map(Cow::Borrowed),
+            host: m.host(s).map(Cow::Borrowed),
+            host_kind: m.host_kind(),
+            port: m.port(s).map(Cow::Borrowed),
+            path: Cow::Borrowed(m.path(s)),
+            query: m.query(s).map(Cow::Borrowed),
+            fragment: m.fragment(s).map(Cow::Borrowed),
+        }
+    }
+
+    fn recompose(&self, out: &mut String) {
+        if let Some(s) = &self.scheme {
+            out.push_str(s);
+            out.push(':');
+        }
+        if let Some(h) = &self.host {
+            out.push_str("//");
+            if let Some(u) = &self.userinfo {
+                out.push_str(u);
+                out.push('@');
+            }
+            out.push_str(h);
+            if let Some(p) = &self.port {
+                out.push(':');
+                out.push_str(p);
+            }
+        }
+        out.push_str(&self.path);
+        if let Some(q) = &self.query {
+            out.push('?');
+            out.push_str(q);
+        }
+        if let Some(f) = &self.fragment {
+            out.push('#');
+            out.push_str(f);
+        }
+    }
+
+    fn scheme_is(&self, names: &[&str]) -> bool {
+        self.scheme
+            .as_deref()
+            .is_some_and(|s| names.iter().any(|n| s.eq_ignore_ascii_case(n)))
+    }
+
+    /// A name host (not an IP literal), where host rules apply.
+    fn name_host(&self) -> Option<&str> {
+        match self.host_kind {
+            HostKind::RegName | HostKind::Ipv4 => self.host.as_deref(),
+            _ => None,
+        }
+    }
+
+    /// A hierarchical path after an authority, where path rules apply.
+    fn web_path(&self) -> bool {
+        self.host.is_some() && self.path.starts_with('/')
+    }
+}
+
+/// What the rule functions need besides the URL.
+struct Env<'c> {
+    config: &'c Config,
+    rung: Rung,
+}
+
+/// Applies `rules` to `s` (a reference normalized at `rung`). Returns the
+/// new text, or `None` when no rule changed anything. Names of the rules
+/// that fired go to `applied`; with `trace`, their before/after too.
+pub fn apply(
+    s: &str,
+    rules: RuleSet,
+    config: &Config,
+    rung: Rung,
+    applied: &mut Vec<RuleName>,
+    mut trace: Option<&mut Vec<Fired>>,
+) -> Option<String> {
+    if rules.is_empty() {
+        return None;
+    }
+    let mut u = Url::of(s);
+    let env = Env { config, rung };
+    let mut changed = false;
+    let mut run = |u: &mut Url<'_>, r: RuleName, f: fn(&mut Url<'_>, &Env<'_>) -> bool| -> bool {
+        if !rules.contains(r) {
+            return false;
+        }
+        let before = trace.as_ref().map(|_| whole(u));
+        if !f(u, &env) {
+            return false;
+        }
+        if !applied.contains(&r) {
+            applied.push(r);
+        }
+        if let (Some(t), Some(before)) = (trace.as_deref_mut(), before) {
+            t.push(Fired {
+                rule: r,
+                before,
+                after: whole(u),
+            });
+        }
+        true
+    };
+    use RuleName as R;
+    // Scheme and userinfo: one pass is a fixpoint.
+    changed |= run(&mut u, R::ForceHttp, force_http);
+    changed |= run(&mut u, R::ForceHttps, force_https);
+    changed |= run(&mut u, R::RemoveUserinfo, remove_userinfo);
+    // Host, path and query: repeat while something changes (each rule only
+    // shortens its component or is idempotent, so this stops quickly).
+    for _ in 0..8 {
+        let mut c = false;
+        c |= run(&mut u, R::RemoveTrailingHostDot, remove_trailing_host_dot);
+        c |= run(&mut u, R::DecodeIpv4Forms, decode_ipv4_forms);
+        c |= run(&mut u, R::IpToHost, ip_to_host);
+        c |= run(&mut u, R::RemoveWww, remove_www);
+        c |= run(&mut u, R::AddWww, add_www);
+        changed |= c;
+        if !c {
+            break;
+        }
+    }
+    for _ in 0..8 {
+        let mut c = false;
+        c |= run(&mut u, R::LowercasePath, lowercase_path);
+        c |= run(&mut u, R::RemoveDuplicateSlashes, remove_duplicate_slashes);
+        c |= run(&mut u, R::RemoveSessionIds, remove_session_path_params);
+        c |= run(&mut u, R::RemoveDirectoryIndex, remove_directory_index);
+        c |= run(&mut u, R::AddTrailingSlash, add_trailing_slash);
+        c |= run(&mut u, R::RemoveTrailingSlash, remove_trailing_slash);
+        changed |= c;
+        if !c {
+            break;
+        }
+    }
+    for _ in 0..8 {
+        let mut c = false;
+        c |= run(&mut u, R::RemoveSessionIds, remove_session_query_params);
+        c |= run(&mut u, R::RemoveQueryParams, remove_query_params);
+        c |= run(
+            &mut u,
+            R::RemoveDefaultQueryParams,
+            remove_default_query_params,
+        );
+        c |= run(&mut u, R::SortQuery, sort_query);
+        c |= run(&mut u, R::RemoveEmptyQuery, remove_empty_query);
+        changed |= c;
+        if !c {
+            break;
+        }
+    }
+    changed |= run(&mut u, R::RemoveFragment, remove_fragment);
+    if !changed {
+        return None;
+    }
+    let mut out = String::with_capacity(s.len());
+    u.recompose(&mut out);
+    (out != s).then_some(out)
+}
+
+fn whole(u: &Url<'_>) -> String {
+    let mut s = String::new();
+    u.recompose(&mut s);
+    s
+}
+
+// ---- scheme -------------------------------------------------------------
+
+fn switch_scheme(
+    u: &mut Url<'_>,
+    env: &Env<'_>,
+    from: &str,
+    to: &'static str,
+    to_port: &str,
+) -> bool {
+    if !u.scheme_is(&[from]) {
+        return false;
+    }
+    u.scheme = Some(Cow::Borrowed(to));
+    // At rung scheme the default port of the new scheme goes, as it would
+    // have if the reference had been written that way.
+    if env.rung == Rung::Scheme && u.port.as_deref() == Some(to_port) {
+        u.port = None;
+    }
+    true
+}
+
+fn force_http(u: &mut Url<'_>, env: &Env<'_>) -> bool {
+    switch_scheme(u, env, "https", "http", "80")
+}
+
+fn force_https(u: &mut Url<'_>, env: &Env<'_>) -> bool {
+    switch_scheme(u, env, "http", "https", "443")
+}
+
+fn remove_userinfo(u: &mut Url<'_>, _: &Env<'_>) -> bool {
+    u.host.is_some() && u.userinfo.take().is_some()
+}
+
+// ---- host ---------------------------------------------------------------
+
+fn remove_trailing_host_dot(u: &mut Url<'_>, _: &Env<'_>) -> bool {
+    let Some(h) = u.name_host() else { return false };
+    let t = h.trim_end_matches('.');
+    if t.len() == h.len() || t.is_empty() {
+        return false;
+    }
+    let t = t.to_owned();
+    u.host_kind = if parse_ipv4(t.as_bytes()).is_some() {
+        HostKind::Ipv4
+    } else {
+        HostKind::RegName
+    };
+    u.host = Some(Cow::Owned(t));
+    true
+}
+
+fn decode_ipv4_forms(u: &mut Url<'_>, _: &Env<'_>) -> bool {
+    if !u.scheme_is(&["http", "https"]) || u.host_kind != HostKind::RegName {
+        return false;
+    }
+    let Some(h) = u.host.as_deref() else {
+        return false;
+    };
+    if !h.as_bytes().first().is_some_and(u8::is_ascii_digit) {
+        return false;
+    }
+    let Some(b) = ipv4::parse_forms(h) else {
+        return false;
+    };
+    let dotted = format!("{}.{}.{}.{}", b[0], b[1], b[2], b[3]);
+    if dotted == h {
+        return false;
+    }
+    u.host = Some(Cow::Owned(dotted));
+    u.host_kind = HostKind::Ipv4;
+    true
+}
+
+fn ip_to_host(u: &mut Url<'_>, env: &Env<'_>) -> bool {
+    if !matches!(u.host_kind, HostKind::Ipv4 | HostKind::Ipv6) {
+        return false;
+    }
+    let Some(name) = u.host.as_deref().and_then(|h| env.config.ip_to_host.get(h)) else {
+        return false;
+    };
+    u.host = Some(Cow::Owned(name.clone()));
+    u.host_kind = HostKind::RegName;
+    true
+}
+
+/// Whether `host` (without a trailing dot) has a registrable domain
+/// according to the Public Suffix List.
+fn registrable(host: &str) -> Option<&str> {
+    let h = host.strip_suffix('.').unwrap_or(host);
+    if h.is_empty() || h.bytes().all(|c| c.is_ascii_digit() || c == b'.') {
+        return None;
+    }
+    psl::domain_str(h)
+}
+
+fn remove_www(u: &mut Url<'_>, _: &Env<'_>) -> bool {
+    if u.host_kind != HostKind::RegName {
+        return false;
+    }
+    let Some(h) = u.host.as_deref() else {
+        return false;
+    };
+    // Only an exact leading "www." label, and only while something
+    // registrable remains: `www.com` and `www.co.uk` stay, `www1.x.com` is
+    // not `www.` at all.
+    let mut rest = h;
+    while rest.len() > 4
+        && rest.as_bytes()[..4].eq_ignore_ascii_case(b"www.")
+        && registrable(&rest[4..]).is_some()
+    {
+        rest = &rest[4..];
+    }
+    if rest.len() == h.len() {
+        return false;
+    }
+    u.host = Some(Cow::Owned(rest.to_owned()));
+    true
+}
+
+fn add_www(u: &mut Url<'_>, _: &Env<'_>) -> bool {
+    if u.host_kind != HostKind::RegName {
+        return false;
+    }
+    let Some(h) = u.host.as_deref() else {
+        return false;
+    };
+    let bare = h.strip_suffix('.').unwrap_or(h);
+    if registrable(h) != Some(bare) {
+        return false;
+    }
+    u.host = Some(Cow::Owned(format!("www.{h}")));
+    true
+}
+
+// ---- path ---------------------------------------------------------------
+
+fn lowercase_path(u: &mut Url<'_>, env: &Env<'_>) -> bool {
+    let Some(h) = u.host.as_deref() else {
+        return false;
+    };
+    if !u.web_path()
+        || !env
+            .config
+            .case_insensitive_hosts
+            .iter()
+            .any(|e| glob::host_matches(e, h))
+    {
+        return false;
+    }
+    let lower = lower_outside_triplets(&u.path);
+    if lower == *u.path {
+        return false;
+    }
+    u.path = Cow::Owned(lower);
+    true
+}
+
+fn lower_outside_triplets(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut rest = s;
+    while let Some(p) = rest.find('%') {
+        out.push_str(&rest[..p].to_ascii_lowercase());
+        let end = (p + 3).min(rest.len());
+        out.push_str(&rest[p..end]);
+        rest = &rest[end..];
+    }
+    out.push_str(&rest.to_ascii_lowercase());
+    out
+}
+
+fn remove_duplicate_slashes(u: &mut Url<'_>, _: &Env<'_>) -> bool {
+    if !u.web_path() || !u.path.contains("//") {
+        return false;
+    }
+    let mut out = String::with_capacity(u.path.len());
+    let mut prev_slash = false;
+    for c in u.path.chars() {
+        if c == '/' && prev_slash {
+            continue;
+        }
+        prev_slash = c == '/';
+        out.push(c);
+    }
+    u.path = Cow::Owned(out);
+    true
+}
+
+/// An ASP.NET cookieless-session segment: `(S(abc))`, `(A(x)S(y))`.
+fn is_aspnet_session_segment(seg: &str) -> bool {
+    let Some(inner) = seg.strip_prefix('(').and_then(|s| s.strip_suffix(')')) else {
+        return false;
+    };
+    let mut rest = inner;
+    let mut saw = false;
+    while !rest.is_empty() {
+        let b = rest.as_bytes();
+        if b.len() < 4 || !b[0].is_ascii_uppercase() || b[1] != b'(' {
+            return false;
+        }
+        let Some(close) = rest.find(')') else {
+            return false;
+        };
+        if close <= 2 || !rest[2..close].bytes().all(|c| c.is_ascii_alphanumeric()) {
+            return false;
+        }
+        rest = &rest[close + 1..];
+        saw = true;
+    }
+    saw
+}
+
+fn remove_session_path_params(u: &mut Url<'_>, env: &Env<'_>) -> bool {
+    if !u.web_path() || !(u.path.contains(';') || u.path.contains("/(")) {
+        return false;
+    }
+    let ids = &env.config.session_ids;
+    let mut out = String::with_capacity(u.path.len());
+    let mut changed = false;
+    for seg in u.path[1..].split('/') {
+        if is_aspnet_session_segment(seg) {
+            changed = true;
+            continue;
+        }
+        out.push('/');
+        let mut parts = seg.split(';');
+        let head = parts.next().unwrap_or("");
+        let mut kept = String::from(head);
+        for p in parts {
+            let name = p.split('=').next().unwrap_or("");
+            if glob::any(ids, name) {
+                changed = true;
+            } else {
+                kept.push(';');
+                kept.push_str(p);
+            }
+        }
+        // Never turn a segment into a dot segment.
+        if kept == "." || kept == ".." {
+            out.push_str(seg);
+        } else {
+            out.push_str(&kept);
+        }
+    }
+    if out.is_empty() {
+        out.push('/');
+    }
+    if !changed || out == *u.path {
+        return false;
+    }
+    u.path = Cow::Owned(out);
+    true
+}
+
+fn remove_directory_index(u: &mut Url<'_>, env: &Env<'_>) -> bool {
+    if !u.web_path() {
+        return false;
+    }
+    let slash = u.path.rfind('/').unwrap_or(0);
+    let last = &u.path[slash + 1..];
+    if last.is_empty()
+        || !env
+            .config
+            .directory_index
+            .iter()
+            .any(|n| n.eq_ignore_ascii_case(last))
+    {
+        return false;
+    }
+    let keep = u.path[..=slash].to_owned();
+    u.path = Cow::Owned(keep);
+    true
+}
+
+fn add_trailing_slash(u: &mut Url<'_>, _: &Env<'_>) -> bool {
+    if !u.web_path() || u.path.ends_with('/') {
+        return false;
+    }
+    u.path.to_mut().push('/');
+    true
+}
+
+fn remove_trailing_slash(u: &mut Url<'_>, _: &Env<'_>) -> bool {
+    if !u.web_path() || u.path.len() <= 1 || !u.path.ends_with('/') {
+        return false;
+    }
+    let t = u.path.trim_end_matches('/');
+    let t = if t.is_empty() { "/" } else { t };
+    if t.len() == u.path.len() {
+        return false;
+    }
+    u.path = Cow::Owned(t.to_owned());
+    true
+}
+
+// ---- query --------------------------------------------------------------
+
+/// The name of a `name=value` parameter: the bytes before the first `=`.
+fn param_name(p: &str) -> &str {
+    p.split('=').next().unwrap_or("")
+}
+
+/// Keeps the parameters `keep` accepts; when every parameter goes, the
+/// `?` goes too (the query was made only of what the rule removes).
+fn filter_query(u: &mut Url<'_>, keep: impl Fn(&str) -> bool) -> bool {
+    let Some(q) = u.query.as_deref() else {
+        return false;
+    };
+    if q.is_empty() {
+        return false;
+    }
+    let mut out = String::with_capacity(q.len());
+    let mut removed = false;
+    for p in q.split('&') {
+        if keep(p) {
+            if !out.is_empty() {
+                out.push('&');
+            }
+            out.push_str(p);
+        } else {
+            removed = true;
+        }
+    }
+    if !removed {
+        return false;
+    }
+    u.query = if out.is_empty() {
+        None
+    } else {
+        Some(Cow::Owned(out))
+    };
+    true
+}
+
+fn remove_session_query_params(u: &mut Url<'_>, env: &Env<'_>) -> bool {
+    let ids = &env.config.session_ids;
+    filter_query(u, |p| !glob::any(ids, param_name(p)))
+}
+
+fn remove_query_params(u: &mut Url<'_>, env: &Env<'_>) -> bool {
+    let names = &env.config.query_params;
+    filter_query(u, |p| !glob::any(names, param_name(p)))
+}
+
+fn remove_default_query_params(u: &mut Url<'_>, env: &Env<'_>) -> bool {
+    let (Some(h), Some(_)) = (u.host.as_deref(), u.query.as_deref()) else {
+        return false;
+    };
+    let h = h.to_owned();
+    let path = u.path.to_string();
+    let defaults: Vec<_> = env
+        .config
+        .default_params
+        .iter()
+        .filter(|d| glob::host_matches(&d.host, &h) && path.starts_with(&d.path))
+        .collect();
+    if defaults.is_empty() {
+        return false;
+    }
+    filter_query(u, |p| {
+        let (name, value) = p.split_once('=').unwrap_or((p, ""));
+        !defaults.iter().any(|d| d.name == name && d.value == value)
+    })
+}
+
+fn sort_query(u: &mut Url<'_>, _: &Env<'_>) -> bool {
+    let Some(q) = u.query.as_deref() else {
+        return false;
+    };
+    if !q.contains('&') {
+        return false;
+    }
+    let mut params: Vec<&str> = q.split('&').collect();
+    if params
+        .windows(2)
+        .all(|w| param_name(w[0]) <= param_name(w[1]))
+    {
+        return false;
+    }
+    // Stable: parameters with the same name keep their order.
+    params.sort_by(|a, b| param_name(a).as_bytes().cmp(param_name(b).as_bytes()));
+    u.query = Some(Cow::Owned(params.join("&")));
+    true
+}
+
+fn remove_empty_query(u: &mut Url<'_>, _: &Env<'_>) -> bool {
+    if u.query.as_deref() == Some("") {
+        u.query = None;
+        return true;
+    }
+    false
+}
+
+// ---- fragment -----------------------------------------------------------
+
+fn remove_fragment(u: &mut Url<'_>, _: &Env<'_>) -> bool {
+    u.fragment.take().is_some()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn run(s: &str, rules: &str) -> String {
+        run_with(s, rules, &Config::default())
+    }
+    fn run_with(s: &str, rules: &str, c: &Config) -> String {
+        let set = RuleSet::parse_list(rules).unwrap();
+        apply(s, set, c, Rung::Scheme, &mut Vec::new(), None).unwrap_or_else(|| s.to_owned())
+    }
+
+    #[test]
+    fn wikipedia_examples() {
+        // The examples of the URI normalization article (shared/spec/004_...).
+        assert_eq!(
+            run("http://example.com/bar.html#section1", "remove-fragment"),
+            "http://example.com/bar.html"
+        );
+        assert_eq!(
+            run("http://example.com/a/index.html", "remove-directory-index"),
+            "http://example.com/a/"
+        );
+        assert_eq!(
+            run("http://example.com/foo", "add-trailing-slash"),
+            "http://example.com/foo/"
+        );
+        assert_eq!(
+            run(
+                "http://example.com/foo//bar.html",
+                "remove-duplicate-slashes"
+            ),
+            "http://example.com/foo/bar.html"
+        );
+        assert_eq!(
+            run("http://www.example.com/", "remove-www"),
+            "http://example.com/"
+        );
+        assert_eq!(
+            run(
+                "http://example.com/display?lang=en&article=fred",
+                "sort-query"
+            ),
+            "http://example.com/display?article=fred&lang=en"
+        );
+        assert_eq!(
+            run("http://example.com/display?", "remove-empty-query"),
+            "http://example.com/display"
+        );
+        assert_eq!(
+            run("https://example.com/", "force-http"),
+            "http://example.com/"
+        );
+        assert_eq!(
+            run("http://208.77.188.166/", "ip-to-host"),
+            "http://208.77.188.166/"
+        );
+    }
+
+    #[test]
+    fn peers_failure_cases() {
+        // surt strips "www1355544." — only an exact "www." label goes.
+        assert_eq!(
+            run("http://www1355544.com/", "remove-www"),
+            "http://www1355544.com/"
+        );
+        // Nothing registrable would remain.
+        assert_eq!(run("http://www.com/", "remove-www"), "http://www.com/");
+        assert_eq!(run("http://www.co.uk/", "remove-www"), "http://www.co.uk/");
+        assert_eq!(
+            run("http://www.www.example.com/", "remove-www"),
+            "http://example.com/"
+        );
+        // normalize-url/addressable decode %2F and %2C; the rules never decode.
+        assert_eq!(
+            run("http://a/?b=%2F&a=%2C", "sort-query"),
+            "http://a/?a=%2C&b=%2F"
+        );
+        // Sorting is stable and re-encodes nothing.
+        assert_eq!(
+            run("http://a/?b=2&a=1&b=1&a=%20", "sort-query"),
+            "http://a/?a=1&a=%20&b=2&b=1"
+        );
+    }
+
+    #[test]
+    fn tracking_and_sessions() {
+        assert_eq!(
+            run(
+                "http://a/p?utm_source=x&id=1&UTM_Medium=y&fbclid=z",
+                "remove-query-params"
+            ),
+            "http://a/p?id=1"
+        );
+        assert_eq!(
+            run("http://a/p?utm_source=x", "remove-query-params"),
+            "http://a/p"
+        );
+        assert_eq!(run("http://a/p?", "remove-query-params"), "http://a/p?");
+        assert_eq!(
+            run(
+                "http://a/x;jsessionid=ABC/y.jsp?PHPSESSID=1&q=2",
+                "remove-session-ids"
+            ),
+            "http://a/x/y.jsp?q=2"
+        );
+        assert_eq!(
+            run(
+                "http://a/(S(lit3py55t21z5v55vlm25s55))/order.aspx",
+                "remove-session-ids"
+            ),
+            "http://a/order.aspx"
+        );
+        assert_eq!(
+            run("http://a/x?ASPSESSIONIDQQGGGNCU=abc", "remove-session-ids"),
+            "http://a/x"
+        );
+        assert_eq!(
+            run("http://a/.;jsessionid=1/x", "remove-session-ids"),
+            "http://a/.;jsessionid=1/x"
+        );
+    }
+
+    #[test]
+    fn host_rules() {
+        assert_eq!(
+            run("http://example.com./", "remove-trailing-host-dot"),
+            "http://example.com/"
+        );
+        assert_eq!(
+            run("http://0x7f.1/", "decode-ipv4-forms"),
+            "http://127.0.0.1/"
+        );
+        assert_eq!(
+            run("http://2130706433/", "decode-ipv4-forms"),
+            "http://127.0.0.1/"
+        );
+        assert_eq!(
+            run("http://0177.0.0.1/", "decode-ipv4-forms"),
+            "http://127.0.0.1/"
+        );
+        assert_eq!(run("ftp://0x7f.1/", "decode-ipv4-forms"), "ftp://0x7f.1/");
+        assert_eq!(
+            run("http://example.com/", "add-www"),
+            "http://www.example.com/"
+        );
+        assert_eq!(
+            run("http://a.example.com/", "add-www"),
+            "http://a.example.com/"
+        );
+        let mut c = Config::default();
+        c.ip_to_host.insert("127.0.0.1".into(), "localhost".into());
+        assert_eq!(
+            run_with(
+                "http://0x7f.1./",
+                "remove-trailing-host-dot,decode-ipv4-forms,ip-to-host",
+                &c
+            ),
+            "http://localhost/"
+        );
+        c.case_insensitive_hosts.push("*.example.org".into());
+        assert_eq!(
+            run_with("http://w.example.org/A/%C3%A9B", "lowercase-path", &c),
+            "http://w.example.org/a/%C3%A9b"
+        );
+        assert_eq!(
+            run_with("http://other.org/A", "lowercase-path", &c),
+            "http://other.org/A"
+        );
+    }
+
+    #[test]
+    fn scheme_and_port() {
+        assert_eq!(run("http://a:443/", "force-https"), "https://a/");
+        assert_eq!(run("http://a:8080/", "force-https"), "https://a:8080/");
+        assert_eq!(run("ftp://a/", "force-https"), "ftp://a/");
+        assert_eq!(run("http://u:p@a/", "remove-userinfo"), "http://a/");
+    }
+
+    #[test]
+    fn combinations_are_idempotent() {
+        let all = "remove-trailing-slash,remove-directory-index,remove-duplicate-slashes,remove-www,sort-query,remove-empty-query,remove-query-params,remove-session-ids,remove-fragment";
+        for s in [
+            "http://www.www.example.com./a//index.html/?b=1&utm_x=2&a=&#f",
+            "http://a/index.html/",
+            "http://a/x/index.html;jsessionid=1",
+        ] {
+            let once = run(s, all);
+            assert_eq!(run(&once, all), once, "{s}");
+        }
+        assert_eq!(
+            run(
+                "http://a/index.html/",
+                "remove-trailing-slash,remove-directory-index"
+            ),
+            "http://a/"
+        );
+        assert_eq!(
+            run(
+                "http://a/x/index.html",
+                "add-trailing-slash,remove-directory-index"
+            ),
+            "http://a/x/"
+        );
+    }
+
+    #[test]
+    fn structure_is_never_changed() {
+        // No authority: host and path rules do not apply.
+        assert_eq!(run("a:/.//b", "remove-duplicate-slashes"), "a:/.//b");
+        assert_eq!(
+            run("mailto:x@www.example.com", "remove-www"),
+            "mailto:x@www.example.com"
+        );
+    }
+}

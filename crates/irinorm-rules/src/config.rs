@@ -1,0 +1,273 @@
+//! The parameters of the named rules, their documented defaults, and the
+//! TOML settings file the CLI reads (`--config FILE`), which can also
+//! extend or override the scheme registry of rung 2.
+
+use std::collections::BTreeMap;
+
+use irinorm::scheme::{SchemeInfo, SchemeRegistry, Special};
+use serde::Deserialize;
+
+/// Directory-index file names `remove-directory-index` removes by default.
+pub const DEFAULT_DIRECTORY_INDEX: &[&str] = &[
+    "index.html",
+    "index.htm",
+    "index.shtml",
+    "index.xhtml",
+    "index.php",
+    "index.asp",
+    "index.aspx",
+    "index.jsp",
+    "index.cgi",
+    "index.pl",
+    "default.htm",
+    "default.html",
+    "default.asp",
+    "default.aspx",
+];
+
+/// Query parameters `remove-query-params` removes by default: tracking and
+/// click-identifier parameters of analytics and ad platforms. Names or
+/// globs (`*` matches any run of bytes), compared ASCII case-insensitively.
+pub const DEFAULT_TRACKING_PARAMS: &[&str] = &[
+    "utm_*",       // Google Analytics campaign parameters
+    "gclid",       // Google Ads click id
+    "gclsrc",      // Google Ads
+    "dclid",       // Google Display & Video 360
+    "gbraid",      // Google Ads (iOS)
+    "wbraid",      // Google Ads (web to app)
+    "_ga",         // Google Analytics cross-domain
+    "_gl",         // Google Analytics cross-domain linker
+    "fbclid",      // Meta click id
+    "igshid",      // Instagram share id
+    "msclkid",     // Microsoft Advertising click id
+    "yclid",       // Yandex click id
+    "twclid",      // X (Twitter) click id
+    "ttclid",      // TikTok click id
+    "li_fat_id",   // LinkedIn
+    "mc_cid",      // Mailchimp campaign id
+    "mc_eid",      // Mailchimp email id
+    "mkt_tok",     // Marketo
+    "_hsenc",      // HubSpot
+    "_hsmi",       // HubSpot
+    "hsa_*",       // HubSpot ads
+    "oly_anon_id", // Omeda
+    "oly_enc_id",  // Omeda
+    "vero_id",     // Vero
+    "rb_clickid",  // Rakuten
+    "s_cid",       // Adobe Analytics
+    "ref_src",     // X (Twitter) referral
+];
+
+/// Session-id parameter names `remove-session-ids` removes by default, in
+/// the query and as `;name=value` path parameters (globs, ASCII
+/// case-insensitive).
+pub const DEFAULT_SESSION_IDS: &[&str] = &[
+    "jsessionid",    // Java servlets
+    "phpsessid",     // PHP
+    "aspsessionid*", // classic ASP (ASPSESSIONIDxxxxxxxx)
+    "sid",
+    "sessionid",
+    "session_id",
+    "cfid",    // ColdFusion
+    "cftoken", // ColdFusion
+    "oscsid",  // osCommerce
+    "zenid",   // Zen Cart
+];
+
+/// A parameter whose value is the default for some host and path prefix:
+/// `remove-default-query-params` drops `name=value` there.
+#[derive(Clone, Debug, PartialEq, Eq, Deserialize)]
+#[serde(rename_all = "kebab-case", deny_unknown_fields)]
+pub struct DefaultParam {
+    /// Host (exact, or `*.example.com` for any subdomain).
+    pub host: String,
+    /// Path prefix (`/` for every path).
+    #[serde(default = "root")]
+    pub path: String,
+    /// Parameter name (exact bytes as in the normalized URL).
+    pub name: String,
+    /// Default value (exact bytes).
+    pub value: String,
+}
+
+fn root() -> String {
+    "/".to_owned()
+}
+
+/// Parameters of the rules.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Config {
+    /// File names for `remove-directory-index`.
+    pub directory_index: Vec<String>,
+    /// Names/globs for `remove-query-params`.
+    pub query_params: Vec<String>,
+    /// Names/globs for `remove-session-ids`.
+    pub session_ids: Vec<String>,
+    /// Entries for `remove-default-query-params`.
+    pub default_params: Vec<DefaultParam>,
+    /// Hosts (exact or `*.suffix`) for `lowercase-path`.
+    pub case_insensitive_hosts: Vec<String>,
+    /// IP address (as written in the normal form: dotted IPv4, `[v6]`) to
+    /// host name, for `ip-to-host`.
+    pub ip_to_host: BTreeMap<String, String>,
+}
+
+fn owned(v: &[&str]) -> Vec<String> {
+    v.iter().map(|s| (*s).to_owned()).collect()
+}
+
+impl Default for Config {
+    fn default() -> Self {
+        Config {
+            directory_index: owned(DEFAULT_DIRECTORY_INDEX),
+            query_params: owned(DEFAULT_TRACKING_PARAMS),
+            session_ids: owned(DEFAULT_SESSION_IDS),
+            default_params: Vec::new(),
+            case_insensitive_hosts: Vec::new(),
+            ip_to_host: BTreeMap::new(),
+        }
+    }
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "kebab-case", deny_unknown_fields)]
+struct FileRules {
+    directory_index: Option<Vec<String>>,
+    query_params: Option<Vec<String>>,
+    extra_query_params: Option<Vec<String>>,
+    session_ids: Option<Vec<String>>,
+    case_insensitive_hosts: Option<Vec<String>>,
+}
+
+#[derive(Debug, Deserialize)]
+#[serde(rename_all = "kebab-case", deny_unknown_fields)]
+struct FileScheme {
+    default_port: Option<u16>,
+    #[serde(default)]
+    dns_host: bool,
+    #[serde(default)]
+    empty_path_is_root: bool,
+    normalizer: Option<String>,
+    #[serde(default)]
+    forget: bool,
+}
+
+#[derive(Debug, Default, Deserialize)]
+#[serde(rename_all = "kebab-case", deny_unknown_fields)]
+struct File {
+    #[serde(default)]
+    rules: FileRules,
+    #[serde(default)]
+    ip_to_host: BTreeMap<String, String>,
+    #[serde(default)]
+    default_params: Vec<DefaultParam>,
+    #[serde(default)]
+    schemes: BTreeMap<String, FileScheme>,
+}
+
+/// Reads a settings file (TOML, format in docs/rules.md) into rule
+/// parameters and scheme registry overrides, starting from `config` and
+/// `schemes`.
+pub fn load_toml(
+    text: &str,
+    config: &mut Config,
+    schemes: &mut SchemeRegistry,
+) -> Result<(), String> {
+    let f: File = toml::from_str(text).map_err(|e| e.to_string())?;
+    if let Some(v) = f.rules.directory_index {
+        config.directory_index = v;
+    }
+    if let Some(v) = f.rules.query_params {
+        config.query_params = v;
+    }
+    if let Some(v) = f.rules.extra_query_params {
+        config.query_params.extend(v);
+    }
+    if let Some(v) = f.rules.session_ids {
+        config.session_ids = v;
+    }
+    if let Some(v) = f.rules.case_insensitive_hosts {
+        config.case_insensitive_hosts = v;
+    }
+    config.ip_to_host.extend(f.ip_to_host);
+    config.default_params.extend(f.default_params);
+    for (name, s) in f.schemes {
+        if !is_scheme_name(&name) {
+            return Err(format!(
+                "[schemes.{name}]: not a scheme name (RFC 3986 §3.1)"
+            ));
+        }
+        if s.forget {
+            schemes.forget(&name);
+            continue;
+        }
+        let special = match s.normalizer.as_deref() {
+            None => Special::None,
+            Some(n) => Special::from_name(n).ok_or_else(|| {
+                format!(
+                    "[schemes.{name}] normalizer {n:?}: one of none, file, mailto, urn, tel, data"
+                )
+            })?,
+        };
+        schemes.insert(
+            &name,
+            SchemeInfo {
+                default_port: s.default_port,
+                dns_host: s.dns_host,
+                empty_path_is_root: s.empty_path_is_root,
+                special,
+            },
+        );
+    }
+    Ok(())
+}
+
+fn is_scheme_name(s: &str) -> bool {
+    let b = s.as_bytes();
+    !b.is_empty()
+        && b[0].is_ascii_alphabetic()
+        && b.iter()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'+' | b'-' | b'.'))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn toml_settings() {
+        let text = r#"
+[rules]
+extra-query-params = ["ref"]
+case-insensitive-hosts = ["*.example.org"]
+
+[ip-to-host]
+"127.0.0.1" = "localhost"
+
+[[default-params]]
+host = "shop.example"
+path = "/list"
+name = "page"
+value = "1"
+
+[schemes.myproto]
+default-port = 7070
+dns-host = true
+empty-path-is-root = true
+
+[schemes.gopher]
+forget = true
+"#;
+        let mut c = Config::default();
+        let mut s = SchemeRegistry::builtin();
+        load_toml(text, &mut c, &mut s).unwrap();
+        assert!(c.query_params.contains(&"ref".to_owned()));
+        assert!(c.query_params.contains(&"utm_*".to_owned()));
+        assert_eq!(c.ip_to_host["127.0.0.1"], "localhost");
+        assert_eq!(c.default_params[0].path, "/list");
+        assert_eq!(s.get("myproto").unwrap().default_port, Some(7070));
+        assert!(s.get("gopher").is_none());
+        assert!(load_toml("[rules]\nnope = 1", &mut c, &mut s).is_err());
+        assert!(load_toml("[schemes.\"1x\"]\ndns-host = true", &mut c, &mut s).is_err());
+    }
+}

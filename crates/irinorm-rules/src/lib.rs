@@ -1,0 +1,37 @@
+//! # irinorm-rules
+//!
+//! The named normalizations beyond the RFC ladder (LADDER.md, "Beyond the
+//! ladder"), each with its class (`usually-safe` or `unsafe`), the presets
+//! `rfc`, `fetch`, `crawler`, `aggressive`, and a record of which rule
+//! changed what.
+//!
+//! ```
+//! use irinorm_rules::{Pipeline, Preset};
+//! let p = Pipeline::preset(Preset::Crawler);
+//! let o = p.normalize("http://Example.com./a?utm_source=news&id=1#top").unwrap();
+//! assert_eq!(o.text, "http://example.com/a?id=1");
+//! ```
+//!
+//! - Rules run in one fixed order ([`RuleName::ORDER`]) whatever order
+//!   they are listed in, and every combination is idempotent.
+//! - Parameters are bytes: sorting and removing never decode or re-encode.
+//! - No rule performs DNS or any other I/O.
+
+#![forbid(unsafe_code)]
+#![warn(missing_docs)]
+
+mod apply;
+pub mod config;
+mod glob;
+mod ipv4;
+mod pipeline;
+mod preset;
+mod rule;
+
+pub use apply::{apply, Fired};
+pub use config::{load_toml, Config, DefaultParam};
+pub use glob::{host_matches, matches as glob_matches};
+pub use ipv4::parse_forms as parse_ipv4_forms;
+pub use pipeline::{Outcome, Pipeline};
+pub use preset::Preset;
+pub use rule::{Class, RuleName, RuleSet};

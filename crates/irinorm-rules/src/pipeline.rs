@@ -1,0 +1,279 @@
+//! A rung of the ladder followed by named rules: what `irinorm normalize
+//! --preset P` / `--apply ...` runs.
+
+use std::borrow::Cow;
+use std::sync::Arc;
+
+use irinorm::ladder::{CompareError, Explanation, Key, Normalizer, Options, Rung, Side, Warning};
+use irinorm::ParseError;
+
+use crate::apply::{apply, Fired};
+use crate::config::Config;
+use crate::preset::Preset;
+use crate::rule::{RuleName, RuleSet};
+
+/// The result of [`Pipeline::normalize`].
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Outcome<'a> {
+    /// The normal form (borrowed when nothing changed).
+    pub text: Cow<'a, str>,
+    /// The named rules that changed something, in order of application.
+    pub applied: Vec<RuleName>,
+    /// What the ladder reported (hosts UTS #46 refused...).
+    pub warnings: Vec<Warning>,
+}
+
+/// Ladder normalization then named rules. Cheap to clone; `Sync`.
+#[derive(Clone, Debug)]
+pub struct Pipeline {
+    normalizer: Normalizer,
+    rules: RuleSet,
+    config: Arc<Config>,
+}
+
+impl Pipeline {
+    /// A pipeline. The values of `config.ip_to_host` are normalized like
+    /// hosts (so that the rule's output is itself normal).
+    pub fn new(normalizer: Normalizer, rules: RuleSet, mut config: Config) -> Self {
+        let mut plain = normalizer.options().clone();
+        plain.ignore_fragment = false;
+        let host_norm = Normalizer::new(plain);
+        for v in config.ip_to_host.values_mut() {
+            if let Ok(n) = host_norm.normalize(&format!("http://{v}/")) {
+                if let Some(h) = n.strip_prefix("http://").and_then(|r| r.strip_suffix('/')) {
+                    *v = h.to_owned();
+                }
+            }
+        }
+        Pipeline {
+            normalizer,
+            rules,
+            config: Arc::new(config),
+        }
+    }
+
+    /// A preset with default options and parameters.
+    pub fn preset(p: Preset) -> Self {
+        Pipeline::new(
+            Normalizer::new(Options::new(p.rung(), Default::default())),
+            p.rule_set(),
+            Config::default(),
+        )
+    }
+
+    /// The ladder part.
+    pub fn normalizer(&self) -> &Normalizer {
+        &self.normalizer
+    }
+
+    /// The rules.
+    pub fn rules(&self) -> RuleSet {
+        self.rules
+    }
+
+    /// The rule parameters.
+    pub fn config(&self) -> &Config {
+        &self.config
+    }
+
+    fn rung(&self) -> Rung {
+        self.normalizer.options().rung
+    }
+
+    /// The normal form, the rules that fired and the warnings.
+    pub fn normalize<'a>(&self, input: &'a str) -> Result<Outcome<'a>, ParseError> {
+        let n = self.normalizer.normalize_full(input)?;
+        let mut applied = Vec::new();
+        let text = match apply(
+            &n.text,
+            self.rules,
+            &self.config,
+            self.rung(),
+            &mut applied,
+            None,
+        ) {
+            Some(new) => Cow::Owned(new),
+            None => n.text,
+        };
+        Ok(Outcome {
+            text,
+            applied,
+            warnings: n.warnings,
+        })
+    }
+
+    /// Appends the normal form to `out`; the rules that fired go to
+    /// `applied`. Allocation-free when no rule fires.
+    pub fn normalize_into(
+        &self,
+        input: &str,
+        out: &mut String,
+        applied: &mut Vec<RuleName>,
+    ) -> Result<Vec<Warning>, ParseError> {
+        let start = out.len();
+        let w = self.normalizer.normalize_into(input, out)?;
+        self.rules_in_place(out, start, applied);
+        Ok(w)
+    }
+
+    fn rules_in_place(&self, out: &mut String, start: usize, applied: &mut Vec<RuleName>) {
+        if let Some(new) = apply(
+            &out[start..],
+            self.rules,
+            &self.config,
+            self.rung(),
+            applied,
+            None,
+        ) {
+            out.truncate(start);
+            out.push_str(&new);
+        }
+    }
+
+    /// The comparison key: the ladder's key at the configured rung, then
+    /// the rules.
+    pub fn key_into(&self, input: &str, out: &mut String) -> Result<(), ParseError> {
+        let start = out.len();
+        self.normalizer.key_into(input, out)?;
+        self.rules_in_place(out, start, &mut Vec::new());
+        Ok(())
+    }
+
+    /// [`Pipeline::key_into`] as a new string.
+    pub fn key(&self, input: &str) -> Result<String, ParseError> {
+        let mut s = String::with_capacity(input.len() + 8);
+        self.key_into(input, &mut s)?;
+        Ok(s)
+    }
+
+    /// The 128-bit digest of the key.
+    pub fn digest(&self, input: &str) -> Result<Key, ParseError> {
+        self.key(input).map(|k| Key::of(&k))
+    }
+
+    /// Whether two references have the same key.
+    pub fn equivalent(&self, a: &str, b: &str) -> Result<bool, CompareError> {
+        let ka = self.key(a).map_err(|error| CompareError {
+            side: Side::A,
+            error,
+        })?;
+        let kb = self.key(b).map_err(|error| CompareError {
+            side: Side::B,
+            error,
+        })?;
+        Ok(ka == kb)
+    }
+
+    /// The lowest rung at which the two are equivalent with the rules
+    /// applied on top of it, or `None`.
+    pub fn compare(&self, a: &str, b: &str) -> Result<Option<Rung>, CompareError> {
+        if self.rules.is_empty() {
+            return self.normalizer.compare(a, b);
+        }
+        for rung in Rung::ALL {
+            let opts = Options {
+                rung,
+                ..self.normalizer.options().clone()
+            };
+            let p = Pipeline {
+                normalizer: Normalizer::new(opts),
+                rules: self.rules,
+                config: self.config.clone(),
+            };
+            if p.equivalent(a, b)? {
+                return Ok(Some(rung));
+            }
+        }
+        Ok(None)
+    }
+
+    /// The ladder's explanation, and the rules that fired on top of the
+    /// configured rung and form, with before and after.
+    pub fn explain(&self, input: &str) -> Result<(Explanation, Vec<Fired>), ParseError> {
+        let e = self.normalizer.explain(input)?;
+        let n = self.normalizer.normalize(input)?;
+        let mut fired = Vec::new();
+        apply(
+            &n,
+            self.rules,
+            &self.config,
+            self.rung(),
+            &mut Vec::new(),
+            Some(&mut fired),
+        );
+        Ok((e, fired))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn presets_end_to_end() {
+        let crawler = Pipeline::preset(Preset::Crawler);
+        let o = crawler
+            .normalize("HTTP://Example.COM.:80/a/./b?utm_source=x&id=7#top")
+            .unwrap();
+        assert_eq!(o.text, "http://example.com/a/b?id=7");
+        assert_eq!(
+            o.applied,
+            vec![
+                RuleName::RemoveTrailingHostDot,
+                RuleName::RemoveQueryParams,
+                RuleName::RemoveFragment
+            ]
+        );
+        let rfc = Pipeline::preset(Preset::Rfc);
+        assert_eq!(
+            rfc.normalize("http://example.com./?utm_source=x")
+                .unwrap()
+                .text,
+            "http://example.com./?utm_source=x"
+        );
+        let agg = Pipeline::preset(Preset::Aggressive);
+        assert_eq!(
+            agg.normalize("http://user@www.example.com:443//a/index.html?b=2&a=1&sid=9")
+                .unwrap()
+                .text,
+            "https://example.com/a/?a=1&b=2"
+        );
+        assert!(agg
+            .equivalent("http://www.example.com/", "https://example.com")
+            .unwrap());
+        assert_eq!(
+            crawler.compare("http://a/#x", "http://a/").unwrap(),
+            Some(Rung::String)
+        );
+        assert_eq!(
+            Pipeline::preset(Preset::Rfc)
+                .compare("http://a/#x", "http://a/")
+                .unwrap(),
+            None
+        );
+    }
+
+    #[test]
+    fn borrowed_when_nothing_fires() {
+        let crawler = Pipeline::preset(Preset::Crawler);
+        assert!(matches!(
+            crawler.normalize("http://example.com/a").unwrap().text,
+            Cow::Borrowed(_)
+        ));
+    }
+
+    #[test]
+    fn ip_to_host_values_are_normalized() {
+        let mut c = Config::default();
+        c.ip_to_host.insert("127.0.0.1".into(), "LocalHost".into());
+        let p = Pipeline::new(
+            Normalizer::default(),
+            RuleSet::of(&[RuleName::IpToHost]).unwrap(),
+            c,
+        );
+        assert_eq!(
+            p.normalize("http://127.0.0.1/").unwrap().text,
+            "http://localhost/"
+        );
+    }
+}
