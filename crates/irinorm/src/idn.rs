@@ -53,6 +53,16 @@ impl IdnaProfile {
         verify_dns_length: true,
     };
 
+    /// Whether this profile refuses ASCII names that UTS #46 with the
+    /// default flags accepts (UseSTD3ASCIIRules, CheckHyphens or
+    /// VerifyDnsLength set). Under such a profile a pure-ASCII host must go
+    /// through UTS #46 too: `a_b`, `-a`, `ab--c` or a 64-letter label are
+    /// refused by these checks, and skipping them would make the profile
+    /// accept what it says it refuses.
+    pub const fn checks_ascii(&self) -> bool {
+        matches!(self.deny, AsciiDeny::Std3) || self.check_hyphens || self.verify_dns_length
+    }
+
     fn deny(&self) -> AsciiDenyList {
         match self.deny {
             AsciiDeny::Std3 => AsciiDenyList::STD3,
@@ -175,12 +185,40 @@ pub fn to_unicode<'a>(host: &'a str, profile: &IdnaProfile) -> Result<Cow<'a, st
 /// rung 1 already did; running them through UTS #46 would change nothing
 /// for valid names and refuse names with `_` that DNS itself allows.
 pub fn needs_uts46(host: &str) -> bool {
-    let b = host.as_bytes();
-    if !b.is_ascii() {
-        return true;
+    scan_host(host.as_bytes(), false)
+}
+
+/// One pass over a host: non-ASCII, an ACE label (`xn--` at the start of a
+/// label, any case) or, with `pct`, a `%`. This runs for every URL with a
+/// DNS host, so it looks at each byte once.
+#[inline]
+pub(crate) fn scan_host(b: &[u8], pct: bool) -> bool {
+    let mut i = 0;
+    while i < b.len() {
+        let c = b[i];
+        if c >= 0x80 || (pct && c == b'%') {
+            return true;
+        }
+        // "xn--" at the start of a label, checked at its second '-'.
+        if c == b'-'
+            && i >= 3
+            && b[i - 1] == b'-'
+            && b[i - 2] | 0x20 == b'n'
+            && b[i - 3] | 0x20 == b'x'
+            && (i == 3 || b[i - 4] == b'.')
+        {
+            return true;
+        }
+        i += 1;
     }
-    b.split(|&c| c == b'.')
-        .any(|l| l.len() >= 4 && l[..4].eq_ignore_ascii_case(b"xn--"))
+    false
+}
+
+/// [`needs_uts46`] under a profile: with a profile that
+/// [checks ASCII](IdnaProfile::checks_ascii), every non-empty host needs
+/// UTS #46 (an empty host is no DNS name: nothing to check).
+pub fn needs_uts46_with(host: &str, profile: &IdnaProfile) -> bool {
+    needs_uts46(host) || (profile.checks_ascii() && !host.is_empty())
 }
 
 fn truncate(s: &str) -> String {
@@ -204,7 +242,8 @@ fn diagnose(host: &str, profile: &IdnaProfile) -> IdnaError {
         );
         let too_long = profile.verify_dns_length && single.as_ref().is_ok_and(|a| a.len() > 63);
         if single.is_err() || too_long {
-            let kind = if label.len() >= 4 && label[..4].eq_ignore_ascii_case("xn--") {
+            // Bytes, not `label[..4]`: byte 4 need not be a char boundary.
+            let kind = if label.len() >= 4 && label.as_bytes()[..4].eq_ignore_ascii_case(b"xn--") {
                 IdnaErrorKind::BadPunycode
             } else {
                 IdnaErrorKind::Invalid
@@ -252,6 +291,11 @@ mod tests {
         assert_eq!(e.kind, IdnaErrorKind::BadPunycode);
         let e = to_ascii(&"é".repeat(2000), &p).unwrap_err();
         assert_eq!(e.kind, IdnaErrorKind::TooLong);
+        // A failing label whose byte 4 is inside a character (here the
+        // RFC 5893 bidi rule fails) used to panic while being diagnosed.
+        let e = to_ascii("\u{05D0}1\u{05D1}a.example", &p).unwrap_err();
+        assert_eq!(e.kind, IdnaErrorKind::Invalid);
+        assert_eq!(e.label, "\u{05D0}1\u{05D1}a");
     }
 
     #[test]
@@ -261,5 +305,38 @@ mod tests {
         assert!(needs_uts46("XN--rsum-bpad.example.org"));
         assert!(needs_uts46("bücher.de"));
         assert!(!needs_uts46("axn--b.com"));
+    }
+
+    #[test]
+    fn strict_profiles_check_ascii_hosts() {
+        let d = IdnaProfile::default();
+        let c = IdnaProfile::CONFORMANCE;
+        assert!(!d.checks_ascii());
+        assert!(c.checks_ascii());
+        for one in [
+            IdnaProfile {
+                deny: AsciiDeny::Std3,
+                ..d
+            },
+            IdnaProfile {
+                check_hyphens: true,
+                ..d
+            },
+            IdnaProfile {
+                verify_dns_length: true,
+                ..d
+            },
+        ] {
+            assert!(one.checks_ascii(), "{one:?}");
+        }
+        // UTS #46 refuses these under the conformance flags (U1, V3, V2,
+        // A4_2); the fast path must not skip them.
+        for h in ["a_b.com", "-a.com", "ab--c.com", &"a".repeat(64)] {
+            assert!(!needs_uts46_with(h, &d), "{h}");
+            assert!(needs_uts46_with(h, &c), "{h}");
+            assert!(to_ascii(h, &c).is_err(), "{h}");
+        }
+        assert!(!needs_uts46_with("", &c));
+        assert!(needs_uts46_with("bücher.de", &d));
     }
 }

@@ -27,6 +27,10 @@ pub(crate) fn write_host<T: Trace>(
     let Some(host) = m.host(s) else { return };
     let offset = m.host_start as usize;
     let rung2 = o.rung == Rung::Scheme;
+    if rung2 && info.special == crate::scheme::Special::File && is_file_localhost(s, m) {
+        note(t, Rule::FileLocalhost, Some(Component::Host), Some(offset), host, "");
+        return;
+    }
     match m.host_kind() {
         HostKind::RegName => {
             let at = out.len();
@@ -117,11 +121,24 @@ fn write_ipv6<T: Trace>(out: &mut String, host: &str, offset: usize, rung2: bool
     out.push(']');
 }
 
-/// Whether a rung-1 host might change under UTS #46: non-ASCII, a
-/// triplet, or an ACE (`xn--`) label.
+/// Whether a rung-1 host might change (or be refused) under UTS #46 with
+/// `profile`: non-ASCII, a triplet, an ACE (`xn--`) label, or any host at
+/// all when the profile checks ASCII names (STD3 rules, hyphens, lengths).
 #[inline]
-pub(crate) fn may_need_idn(host: &str) -> bool {
-    !host.is_ascii() || host.contains('%') || idn::needs_uts46(host)
+pub(crate) fn may_need_idn(host: &str, profile: &idn::IdnaProfile) -> bool {
+    if profile.checks_ascii() {
+        return !host.is_empty();
+    }
+    idn::scan_host(host.as_bytes(), true)
+}
+
+/// `file://localhost/p` is `file:///p` (RFC 8089 §2): whether this
+/// authority is exactly the host `localhost` (any case).
+#[inline]
+pub(crate) fn is_file_localhost(s: &str, m: &Meta) -> bool {
+    m.userinfo(s).is_none()
+        && m.port(s).is_none()
+        && m.host(s).is_some_and(|h| h.eq_ignore_ascii_case("localhost"))
 }
 
 /// Rung 2 for a DNS host that rung 1 wrote at `out[at..]`: decode it, run
@@ -136,7 +153,7 @@ fn idn_host<T: Trace>(
     warnings: &mut Vec<Warning>,
 ) {
     let written = &out[at..];
-    if !may_need_idn(written) {
+    if !may_need_idn(written, &o.idna) {
         return;
     }
     match idn_convert(written, o.form, &o.idna) {
@@ -163,6 +180,14 @@ fn idn_host<T: Trace>(
 
 /// UTS #46 on a rung-1 host text (percent-encoded or not). `Ok(None)`:
 /// nothing to change. The result is checked to be a valid host of the form.
+///
+/// A host that still holds a triplet of an ASCII character after rung 1
+/// (`%2C`, `%2F`, `%25`...: rung 1 has decoded the unreserved ones, so
+/// these are reserved or not allowed) is never given to UTS #46: that
+/// would decode the triplet, which no rung may do (LADDER.md rung 1:
+/// `é%2C.com` is not `é,.com`, and in a `mailto` domain the `,` would
+/// even split the address). It is kept as rung 1 left it, and reported
+/// when it was a candidate for IDN mapping.
 pub(crate) fn idn_convert(
     written: &str,
     form: Form,
@@ -173,9 +198,15 @@ pub(crate) fn idn_convert(
         kind: IdnaErrorKind::NotUtf8,
         label: written.to_owned(),
     })?;
-    if text.is_ascii() && !idn::needs_uts46(text) {
+    if text.is_ascii() && !idn::needs_uts46_with(text, profile) {
         // Only reserved ASCII was encoded (`a%2Fb`): not a DNS name to map.
         return Ok(None);
+    }
+    if let Some(label) = label_with_ascii_triplet(written) {
+        return Err(IdnaError {
+            kind: IdnaErrorKind::Invalid,
+            label: label.to_owned(),
+        });
     }
     let converted = match form {
         Form::Uri => idn::to_ascii(text, profile)?,
@@ -198,4 +229,66 @@ pub(crate) fn idn_convert(
         });
     }
     Ok((converted != written).then(|| converted.into_owned()))
+}
+
+/// The first label (of a rung-1 host, split at `.`) that holds a triplet
+/// encoding an ASCII character.
+fn label_with_ascii_triplet(written: &str) -> Option<&str> {
+    written.split('.').find(|label| {
+        let b = label.as_bytes();
+        (0..b.len()).any(|i| pct::triplet(b, i).is_some_and(|v| v < 0x80))
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::idn::IdnaProfile;
+
+    #[test]
+    fn reserved_triplets_are_never_decoded_by_idn() {
+        let d = IdnaProfile::default();
+        for form in [Form::Uri, Form::Iri] {
+            for host in [
+                "%C3%A9%2C.com",
+                "a%2C%C3%A9.com",
+                "xn--bcher-kva.a%2Cb.de",
+                "a%2Cb.xn--bcher-kva.de",
+                "%C3%A9%25.com",
+                "%C3%A9%2F.com",
+            ] {
+                let e = idn_convert(host, form, &d).unwrap_err();
+                assert_eq!(e.kind, IdnaErrorKind::Invalid, "{host}");
+                assert!(e.label.contains('%'), "{host}: {e}");
+            }
+            // ASCII-only with a reserved triplet and no ACE label: nothing
+            // to map, nothing to report (as before).
+            assert_eq!(idn_convert("a%2Fb.com", form, &d), Ok(None));
+        }
+        assert_eq!(
+            idn_convert("%C3%A9.com", Form::Uri, &d).unwrap().as_deref(),
+            Some("xn--9ca.com")
+        );
+        assert_eq!(
+            label_with_ascii_triplet("ok.%C3%A9.b%2Cc.d%2Fe"),
+            Some("b%2Cc")
+        );
+        assert_eq!(label_with_ascii_triplet("%C3%A9.com"), None);
+    }
+
+    #[test]
+    fn conformance_profile_checks_ascii_hosts() {
+        let c = IdnaProfile::CONFORMANCE;
+        let d = IdnaProfile::default();
+        for host in ["a_b.com", "-a.com", "ab--c.com"] {
+            assert!(!may_need_idn(host, &d), "{host}");
+            assert!(may_need_idn(host, &c), "{host}");
+            assert_eq!(idn_convert(host, Form::Uri, &d), Ok(None), "{host}");
+            assert!(idn_convert(host, Form::Uri, &c).is_err(), "{host}");
+            assert!(idn_convert(host, Form::Iri, &c).is_err(), "{host}");
+        }
+        assert_eq!(idn_convert("example.com", Form::Uri, &c), Ok(None));
+        assert_eq!(idn_convert("a%2Fb.com", Form::Uri, &d), Ok(None));
+        assert!(idn_convert("a%2Fb.com", Form::Uri, &c).is_err());
+    }
 }

@@ -574,8 +574,10 @@ fn is_normal_fast(s: &str, m: &Meta, o: &Options) -> bool {
         let info = m
             .scheme(s)
             .map_or(SchemeInfo::UNKNOWN, |sch| scheme_info(o, sch));
-        if info.special != Special::None {
-            return false;
+        match info.special {
+            Special::None => {}
+            Special::File if !host::is_file_localhost(s, m) => {}
+            _ => return false,
         }
         if let Some(host) = m.host(s) {
             match m.host_kind() {
@@ -784,8 +786,9 @@ pub(crate) fn write_normal<T: Trace>(
         }
     }
 
-    // Scheme-specific rules last: they see the generic normal form.
-    if rung2 && info.special != Special::None {
+    // Scheme-specific rules last: they see the generic normal form (`file`
+    // was handled with the host).
+    if rung2 && !matches!(info.special, Special::None | Special::File) {
         scheme::apply(info.special, out, start, o, t, w);
     }
 }
