@@ -744,6 +744,11 @@ impl<const IRI: bool> Parser<'_, IRI> {
 /// long runs of plain bytes), then byte by byte up to the first byte out of
 /// the class. Still one pass: no byte is looked at twice except the bytes
 /// of the one chunk that contains the end of the run.
+///
+/// (Measured alternative, not kept: finding the end within the last chunk
+/// with a bit mask, which avoids the data-dependent exit of the byte loop.
+/// It was 5-10% faster on web URLs and 30-50% slower on long `file:` URLs,
+/// a tie on the mixed corpus, for more code.)
 #[inline(always)]
 fn skip_class(b: &[u8], mut i: usize, class: u16) -> usize {
     while let Some(chunk) = b.get(i..i + 8) {
@@ -771,7 +776,9 @@ fn reg_name_kind(host: &[u8]) -> HostKind {
 
 /// The trusted fast path: splits a string that is already known to be a
 /// valid IRI-reference (because this crate produced it) into components,
-/// without validating characters. Hints are not computed.
+/// without validating characters. Hints are not computed: every hint is
+/// set ("may need work"), so that a normalizer given this `Meta` never
+/// skips a step it would need.
 ///
 /// Using it on arbitrary input gives meaningless (but memory-safe) offsets;
 /// in debug builds it checks its result against [`parse`].
@@ -849,6 +856,7 @@ pub fn split_trusted(s: &str) -> Meta {
     if i < len {
         m.flags |= HAS_FRAGMENT;
     }
+    m.flags |= HINTS;
     debug_assert!(
         parse(s, Grammar::IriReference).map_or(true, |p| p.same_structure(&m)),
         "split_trusted disagrees with parse on {s:?}"

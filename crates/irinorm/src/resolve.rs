@@ -3,7 +3,7 @@
 //! resolve with the same algorithm (RFC 3987 §6.5): every delimiter is ASCII.
 
 use crate::error::ParseError;
-use crate::parse::{self, Grammar, Meta};
+use crate::parse::{self, Grammar, Meta, HAS_AUTH, HAS_QUERY};
 use crate::path::remove_dot_segments;
 
 /// Resolves the reference `r` (with components `rm`) against the base `base`
@@ -16,65 +16,47 @@ use crate::path::remove_dot_segments;
 /// with the same components (the same repair as WPT, uriparser, iri-string).
 pub fn resolve_into(base: &str, bm: &Meta, r: &str, rm: &Meta, out: &mut String) {
     debug_assert!(bm.scheme(base).is_some(), "base must have a scheme");
-    let start = out.len();
+    // Components that are copied unchanged are copied as runs of the input
+    // text: `scheme ":" ["//" authority]` of one side in one piece, and the
+    // reference's `["?" query] ["#" fragment]` in one piece at the end.
+    let rp = rm.path(r);
     let has_authority;
     let path_start;
-    let query: Option<&str>;
-    if let Some(scheme) = rm.scheme(r) {
-        out.push_str(scheme);
-        out.push(':');
-        has_authority = push_authority(out, rm.authority(r));
+    if rm.scheme_end != 0 {
+        // T = R, with dot segments removed from the path.
+        out.push_str(&r[..rm.path_start as usize]);
+        has_authority = rm.has(HAS_AUTH);
         path_start = out.len();
-        push_path(rm.path(r), out);
-        query = rm.query(r);
-    } else {
-        out.push_str(bm.scheme(base).unwrap_or_default());
-        out.push(':');
-        if rm.authority(r).is_some() {
-            has_authority = push_authority(out, rm.authority(r));
-            path_start = out.len();
-            push_path(rm.path(r), out);
-            query = rm.query(r);
+        push_path(rp, out);
+    } else if rm.has(HAS_AUTH) {
+        // T.scheme = Base.scheme; authority and path from R.
+        out.push_str(&base[..bm.scheme_end as usize + 1]);
+        out.push_str(&r[..rm.path_start as usize]);
+        has_authority = true;
+        path_start = out.len();
+        push_path(rp, out);
+    } else if rp.is_empty() {
+        // Base scheme, authority and path; R's query, else Base's.
+        has_authority = bm.has(HAS_AUTH);
+        path_start = out.len() + bm.path_start as usize;
+        if rm.has(HAS_QUERY) {
+            out.push_str(&base[..bm.path_end as usize]);
         } else {
-            has_authority = push_authority(out, bm.authority(base));
-            path_start = out.len();
-            let rp = rm.path(r);
-            if rp.is_empty() {
-                out.push_str(bm.path(base));
-                query = rm.query(r).or(bm.query(base));
-            } else {
-                if rp.starts_with('/') {
-                    push_path(rp, out);
-                } else {
-                    merge_and_remove(bm, base, rp, out);
-                }
-                query = rm.query(r);
-            }
+            out.push_str(&base[..bm.query_end as usize]);
         }
+    } else if rp.starts_with('/') {
+        has_authority = bm.has(HAS_AUTH);
+        out.push_str(&base[..bm.path_start as usize]);
+        path_start = out.len();
+        push_path(rp, out);
+    } else {
+        has_authority = bm.has(HAS_AUTH);
+        path_start = push_merged(base, bm, rp, out);
     }
     if !has_authority && out[path_start..].starts_with("//") {
         out.insert_str(path_start, "/.");
     }
-    if let Some(q) = query {
-        out.push('?');
-        out.push_str(q);
-    }
-    if let Some(f) = rm.fragment(r) {
-        out.push('#');
-        out.push_str(f);
-    }
-    debug_assert!(out.len() >= start);
-}
-
-fn push_authority(out: &mut String, a: Option<&str>) -> bool {
-    match a {
-        Some(a) => {
-            out.push_str("//");
-            out.push_str(a);
-            true
-        }
-        None => false,
-    }
+    out.push_str(&r[rm.path_end as usize..]);
 }
 
 /// §5.2.4 `remove_dot_segments(path)` appended to `out`. A path without
@@ -95,22 +77,63 @@ fn push_path(path: &str, out: &mut String) {
 }
 
 /// Whether some segment of `path` is `.` or `..` (exactly: no false
-/// positives, no false negatives). Looks only at the `.` bytes.
+/// positives, no false negatives).
+///
+/// A dot segment starts at the start of the path or right after a `/`, so
+/// the scan looks for the pair `/.`, eight positions at a time (the `.`
+/// of a file extension is not a candidate and costs nothing), and checks
+/// each candidate.
 #[inline]
 fn has_dot_segment(path: &str) -> bool {
     let b = path.as_bytes();
-    let mut from = 0;
-    while let Some(k) = b[from..].iter().position(|&c| c == b'.') {
-        let d = from + k;
-        if d == 0 || b[d - 1] == b'/' {
-            let end = |j: usize| j == b.len() || b[j] == b'/';
-            if end(d + 1) || (b[d + 1] == b'.' && end(d + 2)) {
+    // Whether the segment starting at `d` (a '.') is "." or "..".
+    let dot_seg_at = |d: usize| {
+        let end = |j: usize| j == b.len() || b[j] == b'/';
+        end(d + 1) || (b[d + 1] == b'.' && end(d + 2))
+    };
+    if b.first() == Some(&b'.') && dot_seg_at(0) {
+        return true;
+    }
+    let mut i = 1;
+    while i < b.len() {
+        if let Some(w) = b.get(i - 1..i + 8) {
+            // Bytes i-1..i+7 (each byte's predecessor) against '/', bytes
+            // i..i+8 against '.': a candidate where both match.
+            let m = eq_bytes(word(&w[..8]), b'/') & eq_bytes(word(&w[1..]), b'.');
+            if m == 0 {
+                i += 8;
+                continue;
+            }
+            let d = i + (m.trailing_zeros() / 8) as usize;
+            if dot_seg_at(d) {
                 return true;
             }
+            i = d + 1;
+        } else {
+            if b[i] == b'.' && b[i - 1] == b'/' && dot_seg_at(i) {
+                return true;
+            }
+            i += 1;
         }
-        from = d + 1;
     }
     false
+}
+
+/// Eight bytes as a little-endian word (`w.len() == 8`).
+#[inline(always)]
+fn word(w: &[u8]) -> u64 {
+    let mut a = [0u8; 8];
+    a.copy_from_slice(w);
+    u64::from_le_bytes(a)
+}
+
+/// `0x80` in each byte of `x` equal to `c`, `0` in the others (exact: no
+/// carries between bytes).
+#[inline(always)]
+fn eq_bytes(x: u64, c: u8) -> u64 {
+    const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    let t = x ^ (0x0101_0101_0101_0101 * u64::from(c));
+    !(((t & LOW7) + LOW7) | t | LOW7)
 }
 
 /// Appends the segments of `segs` (the text between slashes, `/`-separated)
@@ -122,7 +145,7 @@ fn has_dot_segment(path: &str) -> bool {
 fn append_segments(out: &mut String, start: usize, segs: &str, last_part: bool) {
     let mut rest = segs;
     loop {
-        let (seg, more) = match rest.find('/') {
+        let (seg, more) = match rest.as_bytes().iter().position(|&c| c == b'/') {
             Some(p) => (&rest[..p], Some(&rest[p + 1..])),
             None => (rest, None),
         };
@@ -149,43 +172,68 @@ fn append_segments(out: &mut String, start: usize, segs: &str, last_part: bool) 
     }
 }
 
-/// §5.2.3 merge, then §5.2.4. When the base path is absolute (the usual
-/// case) the merged path is processed segment by segment straight from the
-/// two slices, without building it; the parts without dot segments are
-/// copied whole.
-fn merge_and_remove(bm: &Meta, base: &str, rp: &str, out: &mut String) {
+/// `base`'s `scheme ":" ["//" authority]`, then §5.2.3 merge of `rp` (a
+/// non-empty relative path) with `base`'s path, then §5.2.4, all appended to
+/// `out`; returns where the path starts in `out`.
+///
+/// When the base path is absolute (the usual case) the merged path is never
+/// built: the base's directory, when it has no dot segment, is copied along
+/// with the base's scheme and authority as one run of text, and the
+/// reference's segments are then applied to it one by one, or copied whole
+/// when none is a dot segment.
+fn push_merged(base: &str, bm: &Meta, rp: &str, out: &mut String) -> usize {
     let bp = bm.path(base);
+    let prefix = &base[..bm.path_start as usize];
     // "If the base URI has a defined authority component and an empty
     // path, then return a string consisting of "/" concatenated with the
     // reference's path."
-    let dir = if bm.authority(base).is_some() && bp.is_empty() {
-        "/"
-    } else {
-        // "...excluding any characters after the right-most "/" in the base
-        // URI path, or excluding the entire base URI path if it does not
-        // contain any "/" characters"
-        &bp[..bp.rfind('/').map_or(0, |p| p + 1)]
-    };
-    if let Some(dir_tail) = dir.strip_prefix('/') {
-        // `dir` ends with '/': `dir_tail` is "" or "a/b/".
-        let start = out.len();
+    if bm.has(HAS_AUTH) && bp.is_empty() {
+        out.push_str(prefix);
+        let path_start = out.len();
         out.push('/');
-        if has_dot_segment(dir_tail) {
-            append_segments(out, start, &dir_tail[..dir_tail.len() - 1], false);
-        } else {
-            out.push_str(dir_tail);
-        }
-        if has_dot_segment(rp) {
-            append_segments(out, start, rp, true);
-        } else {
-            out.push_str(rp);
-        }
-    } else {
+        push_relative_segments(out, path_start, rp);
+        return path_start;
+    }
+    // "...excluding any characters after the right-most "/" in the base
+    // URI path, or excluding the entire base URI path if it does not
+    // contain any "/" characters"
+    let dir_len = bp
+        .as_bytes()
+        .iter()
+        .rposition(|&c| c == b'/')
+        .map_or(0, |p| p + 1);
+    let dir = &bp[..dir_len];
+    if !dir.starts_with('/') {
         // Rootless base path (no authority): rare; build the merged path.
+        out.push_str(prefix);
+        let path_start = out.len();
         let mut merged = String::with_capacity(dir.len() + rp.len());
         merged.push_str(dir);
         merged.push_str(rp);
         remove_dot_segments(&merged, out);
+        return path_start;
+    }
+    let path_start = out.len() + prefix.len();
+    if has_dot_segment(dir) {
+        out.push_str(prefix);
+        out.push('/');
+        // `dir` is "/a/b/": its segments are "a", "b", each followed by '/'.
+        append_segments(out, path_start, &dir[1..dir.len() - 1], false);
+    } else {
+        out.push_str(&base[..bm.path_start as usize + dir_len]);
+    }
+    push_relative_segments(out, path_start, rp);
+    path_start
+}
+
+/// The segments of the relative path `rp` applied to the absolute path in
+/// `out[path_start..]` (free of dot segments, ending with `/`).
+#[inline]
+fn push_relative_segments(out: &mut String, path_start: usize, rp: &str) {
+    if has_dot_segment(rp) {
+        append_segments(out, path_start, rp, true);
+    } else {
+        out.push_str(rp);
     }
 }
 
@@ -340,6 +388,14 @@ mod tests {
     ];
 
     #[test]
+    fn eq_bytes_is_exact() {
+        let x = u64::from_le_bytes(*b"/./\x00\xff.//");
+        assert_eq!(eq_bytes(x, b'/'), 0x8080_0000_0080_0080);
+        assert_eq!(eq_bytes(x, b'.'), 0x0000_8000_0000_8000);
+        assert_eq!(eq_bytes(x, 0), 0x0000_0000_8000_0000);
+    }
+
+    #[test]
     fn push_path_equals_literal() {
         for p in PATHS {
             let mut lit = String::from("pre");
@@ -352,7 +408,18 @@ mod tests {
 
     #[test]
     fn dot_segment_detection_is_exact() {
-        for p in PATHS {
+        // Long paths, so that candidates fall in every lane of the word scan.
+        let mut long = Vec::new();
+        for k in 0..20 {
+            let pad = "x".repeat(k);
+            for tail in [".", "..", ".a", "a.", "...", "./", "../", ".x/"] {
+                long.push(format!("/{pad}/{tail}"));
+                long.push(format!("/{pad}/{tail}/{pad}"));
+                long.push(format!("{pad}.{tail}"));
+                long.push(format!("/{pad}{tail}"));
+            }
+        }
+        for p in PATHS.iter().copied().chain(long.iter().map(String::as_str)) {
             assert_eq!(has_dot_segment(p), crate::path::has_dot_segment(p), "{p}");
         }
     }
@@ -382,9 +449,10 @@ mod tests {
                 let dir = &bp[..bp.rfind('/').map_or(0, |p| p + 1)];
                 let mut lit = String::new();
                 remove_dot_segments(&format!("{dir}{rp}"), &mut lit);
-                let mut fast = String::new();
-                merge_and_remove(&bm, &base, rp, &mut fast);
-                assert_eq!(fast, lit, "{bp} + {rp}");
+                let mut fast = String::from("pre");
+                let at = push_merged(&base, &bm, rp, &mut fast);
+                assert_eq!(&fast[..at], "prehttp://h", "{bp} + {rp}");
+                assert_eq!(&fast[at..], lit, "{bp} + {rp}");
             }
         }
     }
