@@ -519,32 +519,18 @@ fn param_name(p: &str) -> &str {
 /// Keeps the parameters `keep` accepts; when every parameter goes, the
 /// `?` goes too (the query was made only of what the rule removes).
 fn filter_query(u: &mut Url<'_>, keep: impl Fn(&str) -> bool) -> bool {
-    let Some(q) = u.query.as_deref() else {
-        return false;
-    };
+    let Some(q) = u.query.as_deref() else { return false };
     if q.is_empty() {
         return false;
     }
-    let mut out = String::with_capacity(q.len());
-    let mut removed = false;
-    for p in q.split('&') {
-        if keep(p) {
-            if !out.is_empty() {
-                out.push('&');
-            }
-            out.push_str(p);
-        } else {
-            removed = true;
-        }
-    }
-    if !removed {
+    let params: Vec<&str> = q.split('&').collect();
+    let kept: Vec<&str> = params.iter().copied().filter(|p| keep(p)).collect();
+    if kept.len() == params.len() {
         return false;
     }
-    u.query = if out.is_empty() {
-        None
-    } else {
-        Some(Cow::Owned(out))
-    };
+    // Empty parameters are bytes like any others: `?&b=1&utm_x=1` keeps
+    // its leading `&`.
+    u.query = if kept.is_empty() { None } else { Some(Cow::Owned(kept.join("&"))) };
     true
 }
 
@@ -734,6 +720,15 @@ mod tests {
             run("http://a/.;jsessionid=1/x", "remove-session-ids"),
             "http://a/.;jsessionid=1/x"
         );
+    }
+
+    #[test]
+    fn empty_parameters_are_kept() {
+        // Found by the frontier quality report (docs/frontier.md).
+        assert_eq!(run("http://a/?&b=1&utm_source=x", "remove-query-params"), "http://a/?&b=1");
+        assert_eq!(run("http://a/?utm_source=x&&b=1", "remove-query-params"), "http://a/?&b=1");
+        assert_eq!(run("http://a/?&utm_source=x", "remove-query-params"), "http://a/?");
+        assert_eq!(run("http://a/?&b=1", "remove-query-params"), "http://a/?&b=1");
     }
 
     #[test]
