@@ -28,7 +28,14 @@ pub(crate) fn write_host<T: Trace>(
     let offset = m.host_start as usize;
     let rung2 = o.rung == Rung::Scheme;
     if rung2 && info.special == crate::scheme::Special::File && is_file_localhost(s, m) {
-        note(t, Rule::FileLocalhost, Some(Component::Host), Some(offset), host, "");
+        note(
+            t,
+            Rule::FileLocalhost,
+            Some(Component::Host),
+            Some(offset),
+            host,
+            "",
+        );
         return;
     }
     match m.host_kind() {
@@ -133,12 +140,18 @@ pub(crate) fn may_need_idn(host: &str, profile: &idn::IdnaProfile) -> bool {
 }
 
 /// `file://localhost/p` is `file:///p` (RFC 8089 §2): whether this
-/// authority is exactly the host `localhost` (any case).
+/// authority is, once rungs 1 and 2 have done their generic work, exactly
+/// the host `localhost`: any case, unreserved triplets decoded
+/// (`%6Cocalhost`), and no port or an empty one (which rung 2 removes).
+/// Looking at the raw text instead made `file://%6Cocalhost/p` and
+/// `file://localhost:/p` normalize to `file://localhost/p`, whose own
+/// normal form is `file:///p` (not idempotent).
 #[inline]
 pub(crate) fn is_file_localhost(s: &str, m: &Meta) -> bool {
     m.userinfo(s).is_none()
-        && m.port(s).is_none()
-        && m.host(s).is_some_and(|h| h.eq_ignore_ascii_case("localhost"))
+        && m.port(s).is_none_or(str::is_empty)
+        && m.host(s)
+            .is_some_and(|h| pct::decode(h).eq_ignore_ascii_case(b"localhost"))
 }
 
 /// Rung 2 for a DNS host that rung 1 wrote at `out[at..]`: decode it, run
@@ -274,6 +287,25 @@ mod tests {
             Some("b%2Cc")
         );
         assert_eq!(label_with_ascii_triplet("%C3%A9.com"), None);
+    }
+
+    #[test]
+    fn file_localhost_after_rung_1() {
+        use crate::parse::{parse, Grammar};
+        for (s, want) in [
+            ("file://localhost/p", true),
+            ("file://LocalHost/p", true),
+            ("file://%6Cocalhost/p", true),
+            ("file://%6cOCALHOST/p", true),
+            ("file://localhost:/p", true),
+            ("file://localhost:0/p", false),
+            ("file://@localhost/p", false),
+            ("file://localhost./p", false),
+            ("file://local%2Fhost/p", false),
+        ] {
+            let m = parse(s, Grammar::IriReference).unwrap();
+            assert_eq!(is_file_localhost(s, &m), want, "{s}");
+        }
     }
 
     #[test]

@@ -562,6 +562,12 @@ fn is_normal_fast(s: &str, m: &Meta, o: &Options) -> bool {
     if f & (UPPER_SCHEME | UPPER_HOST | PCT_DIRTY | DOT_SEG) != 0 {
         return false;
     }
+    // The parser does not look into the triplets of an RFC 6874 zone
+    // (`[fe80::1%25en%2f1]`, `%25%41`): rung 1 normalizes them like any
+    // other, so a zone always takes the slow path (zones are rare).
+    if m.host_kind() == HostKind::Ipv6 && m.host(s).is_some_and(|h| h.contains('%')) {
+        return false;
+    }
     match o.form {
         Form::Uri if f & NON_ASCII != 0 => return false,
         Form::Iri if f & (PCT_HIGH | BIDI) != 0 => return false,

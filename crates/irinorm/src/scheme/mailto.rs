@@ -60,7 +60,7 @@ pub(crate) fn normalize(
 /// `domain = dot-atom-text / "[" *dtext-no-obs "]"` (RFC 6068 §2).
 fn domain(d: &str, form: Form, profile: &IdnaProfile, warnings: &mut Vec<Warning>) -> String {
     let lower = lower_outside_triplets(d);
-    if d.starts_with('[') || !may_need_idn(&lower) {
+    if d.starts_with('[') || !may_need_idn(&lower, profile) {
         return lower;
     }
     match idn_convert(&lower, form, profile) {

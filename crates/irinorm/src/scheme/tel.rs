@@ -15,11 +15,12 @@ fn is_separator(c: u8) -> bool {
 }
 
 /// Removes visual separators (never inside a triplet: `%2E` is not `.`
-/// here because rung 1 already decoded unreserved triplets).
+/// here because rung 1 already decoded unreserved triplets). Character by
+/// character: in `iri` form a value may hold non-ASCII text, whose UTF-8
+/// bytes must not be turned into characters one by one.
 fn strip_separators(s: &str) -> String {
-    s.bytes()
-        .filter(|c| !is_separator(*c))
-        .map(char::from)
+    s.chars()
+        .filter(|&c| !(c.is_ascii() && is_separator(c as u8)))
         .collect()
 }
 
@@ -133,6 +134,20 @@ mod tests {
         );
         assert_eq!(normalize("tel:*%23ab"), None);
         assert_eq!(normalize("tel:*%23AB").as_deref(), Some("tel:*%23ab"));
+    }
+
+    #[test]
+    fn non_ascii_values_survive() {
+        // iri form: rung 1 leaves `ß` literal; only `-` `.` `(` `)` go.
+        assert_eq!(
+            normalize("tel:+1;ext=1-ß-").as_deref(),
+            Some("tel:+1;ext=1ß")
+        );
+        assert_eq!(
+            normalize("tel:+1;phone-context=+1-é.2").as_deref(),
+            Some("tel:+1;phone-context=+1é2")
+        );
+        assert_eq!(normalize("tel:+1;ext=ß"), None);
     }
 
     #[test]
