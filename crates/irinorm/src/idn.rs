@@ -106,6 +106,13 @@ pub enum IdnaErrorKind {
     /// A label with a disallowed or unassigned character, or breaking a
     /// UTS #46 validity criterion (hyphens, bidi rule, joiners, lengths).
     Invalid,
+    /// A label holding a percent-encoded ASCII character (`%2C`): decoding
+    /// it for UTS #46 would decode a reserved character, which no rung
+    /// ever does (LADDER.md invariant 6).
+    EncodedAscii,
+    /// UTS #46 maps the whole host to nothing (only ignored characters,
+    /// such as U+00AD SOFT HYPHEN): an empty host is not a DNS name.
+    Empty,
 }
 
 impl IdnaErrorKind {
@@ -116,6 +123,8 @@ impl IdnaErrorKind {
             IdnaErrorKind::NotUtf8 => "idna-not-utf8",
             IdnaErrorKind::BadPunycode => "idna-bad-punycode",
             IdnaErrorKind::Invalid => "idna-invalid",
+            IdnaErrorKind::EncodedAscii => "idna-encoded-ascii",
+            IdnaErrorKind::Empty => "idna-empty",
         }
     }
 }

@@ -217,7 +217,7 @@ pub(crate) fn idn_convert(
     }
     if let Some(label) = label_with_ascii_triplet(written) {
         return Err(IdnaError {
-            kind: IdnaErrorKind::Invalid,
+            kind: IdnaErrorKind::EncodedAscii,
             label: label.to_owned(),
         });
     }
@@ -225,6 +225,10 @@ pub(crate) fn idn_convert(
         Form::Uri => idn::to_ascii(text, profile)?,
         Form::Iri => idn::to_unicode(text, profile)?,
     };
+    if converted.is_empty() {
+        // Keep the host rather than silently emptying it (`http://%C2%AD/`).
+        return Err(IdnaError { kind: IdnaErrorKind::Empty, label: text.to_owned() });
+    }
     // UTS #46 with the URL deny list still lets through ASCII that a
     // reg-name cannot hold (`"`, `{`...): refuse rather than emit an
     // invalid reference.
@@ -271,12 +275,14 @@ mod tests {
                 "%C3%A9%2F.com",
             ] {
                 let e = idn_convert(host, form, &d).unwrap_err();
-                assert_eq!(e.kind, IdnaErrorKind::Invalid, "{host}");
+                assert_eq!(e.kind, IdnaErrorKind::EncodedAscii, "{host}");
                 assert!(e.label.contains('%'), "{host}: {e}");
             }
             // ASCII-only with a reserved triplet and no ACE label: nothing
             // to map, nothing to report (as before).
             assert_eq!(idn_convert("a%2Fb.com", form, &d), Ok(None));
+            // A host UTS #46 maps to nothing is kept and reported.
+            assert_eq!(idn_convert("%C2%AD", form, &d).unwrap_err().kind, IdnaErrorKind::Empty);
         }
         assert_eq!(
             idn_convert("%C3%A9.com", Form::Uri, &d).unwrap().as_deref(),
