@@ -1,0 +1,92 @@
+//! `irinorm normalize`: the normal form of each identifier at a rung of the
+//! comparison ladder, optionally with named rules or a preset.
+
+use std::process::ExitCode;
+
+use irinorm_rules::Pipeline;
+use irinorm_stream::{Failure, JsonObject, Op, Task};
+
+use crate::common::{execute, CliError, IoArgs, RecordArgs};
+use crate::ladder_args::LadderArgs;
+
+const EXAMPLES: &str = "\
+Examples:
+  irinorm normalize 'HTTP://Example.COM:80/a/./b/../%7euser'
+      http://example.com/a/~user
+  irinorm normalize --rung syntax 'HTTP://Example.COM:80/'
+      http://example.com:80/
+  irinorm normalize --form iri 'http://xn--rsum-bpad.example/%C3%A9t%C3%A9'
+      http://résumé.example/été
+  irinorm normalize --preset crawler 'http://Example.com./a?utm_source=x&id=1#top'
+      http://example.com/a?id=1
+  irinorm normalize --apply sort-query,remove-www 'http://www.example.com/?b=2&a=1'
+      http://example.com/?a=1&b=2
+  irinorm normalize --base http://example.com/a/b ../c
+      http://example.com/c
+  irinorm normalize --format jsonl -i urls.txt.gz -o normal.jsonl.zst
+  irinorm normalize --csv --column url --into normal -i pages.csv > pages.normal.csv
+";
+
+/// Normalize each identifier: the canonical form at a rung of the
+/// comparison ladder (default: rung `scheme`, `uri` form), then any named
+/// rules. Two identifiers are equivalent at that rung iff their normal
+/// forms (in `uri` form) are equal.
+///
+/// jsonl: `"output"`, `"applied"` (the named rules that changed something)
+/// and `"warnings"` (what could not be done, e.g. a host that UTS #46
+/// refuses: it is kept as rung 1 left it, never guessed).
+#[derive(Debug, clap::Args)]
+#[command(after_help = EXAMPLES)]
+pub(crate) struct Args {
+    #[command(flatten)]
+    ladder: LadderArgs,
+
+    #[command(flatten)]
+    io: IoArgs,
+
+    #[command(flatten)]
+    records: RecordArgs,
+}
+
+pub(crate) struct NormalizeOp {
+    pub(crate) p: Pipeline,
+}
+
+impl Op for NormalizeOp {
+    fn apply(&self, input: &str, out: &mut String) -> Result<(), Failure> {
+        let mut applied = Vec::new();
+        self.p.normalize_into(input, out, &mut applied)?;
+        Ok(())
+    }
+
+    fn write_json(&self, input: &str, scratch: &mut String, obj: &mut JsonObject<'_>) -> Result<(), Failure> {
+        scratch.clear();
+        let mut applied = Vec::new();
+        match self.p.normalize_into(input, scratch, &mut applied) {
+            Ok(warnings) => {
+                obj.str("output", scratch);
+                obj.str_array("applied", applied.iter().map(|r| r.name()));
+                let w: Vec<String> = warnings.iter().map(ToString::to_string).collect();
+                obj.str_array("warnings", w.iter().map(String::as_str));
+                Ok(())
+            }
+            Err(e) => {
+                obj.null("output");
+                obj.str_array("applied", []);
+                obj.str_array("warnings", []);
+                Err(e.into())
+            }
+        }
+    }
+
+    fn write_json_unavailable(&self, obj: &mut JsonObject<'_>) {
+        obj.null("output");
+        obj.str_array("applied", []);
+        obj.str_array("warnings", []);
+    }
+}
+
+pub(crate) fn run(a: Args) -> Result<ExitCode, CliError> {
+    let op = NormalizeOp { p: a.ladder.pipeline(a.ladder.form)? };
+    execute(&a.io, a.records.mode()?, Task::Map(&op))
+}

@@ -1,0 +1,291 @@
+//! Options shared by the subcommands that process identifiers, and the one
+//! function that runs any of them through the streaming engine.
+
+use std::ffi::OsString;
+use std::io::IsTerminal;
+use std::path::PathBuf;
+use std::process::ExitCode;
+
+use clap::ValueEnum;
+use irinorm_stream::{
+    default_threads, run, Column, Config, Format, InputEncoding, Inputs, RecordMode, Sink, Summary,
+    Task, DEFAULT_CHUNK_SIZE,
+};
+
+/// A fatal error: exit status 2.
+#[derive(Debug)]
+pub(crate) enum CliError {
+    /// The options do not make sense together.
+    Usage(String),
+    /// An input could not be read, the output could not be written.
+    Io(std::io::Error),
+}
+
+impl From<std::io::Error> for CliError {
+    fn from(e: std::io::Error) -> Self {
+        if e.kind() == std::io::ErrorKind::InvalidInput {
+            CliError::Usage(e.to_string())
+        } else {
+            CliError::Io(e)
+        }
+    }
+}
+
+pub(crate) fn usage<T>(msg: impl Into<String>) -> Result<T, CliError> {
+    Err(CliError::Usage(msg.into()))
+}
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub(crate) enum FormatArg {
+    /// One result a line.
+    #[default]
+    Text,
+    /// One JSON object per input line, in input order.
+    Jsonl,
+}
+
+/// Inputs, outputs, rejects, threads: every processing subcommand has these.
+#[derive(Clone, Debug, clap::Args)]
+#[command(next_help_heading = "Input and output")]
+pub(crate) struct IoArgs {
+    /// Identifiers to process. Without any, identifiers are read one per
+    /// line from the --input files, or from stdin.
+    #[arg(value_name = "IDENTIFIER", value_parser = clap::value_parser!(OsString))]
+    pub(crate) ids: Vec<OsString>,
+
+    /// Read identifiers (one a line) from FILE instead of arguments;
+    /// repeatable; `-` is stdin. gzip and zstd input is detected by its
+    /// magic bytes.
+    #[arg(
+        short = 'i',
+        long = "input",
+        value_name = "FILE",
+        conflicts_with = "ids"
+    )]
+    pub(crate) files: Vec<PathBuf>,
+
+    /// Output format of line input.
+    #[arg(long, value_enum, default_value_t = FormatArg::Text)]
+    pub(crate) format: FormatArg,
+
+    /// Write results to FILE instead of stdout; `.gz` and `.zst` names are
+    /// compressed (gzip, zstd).
+    #[arg(short = 'o', long = "output", value_name = "FILE")]
+    pub(crate) output: Option<PathBuf>,
+
+    /// Write every rejected input to FILE, one a line:
+    /// line<TAB>offset<TAB>kind<TAB>message<TAB>original-line.
+    #[arg(long, value_name = "FILE")]
+    pub(crate) rejects: Option<PathBuf>,
+
+    /// Without --rejects, show at most N rejected inputs on stderr (all are
+    /// counted).
+    #[arg(long, value_name = "N", default_value_t = 20)]
+    pub(crate) show_rejects: u64,
+
+    /// Stop at the first rejected input (exit status 1).
+    #[arg(long)]
+    pub(crate) strict: bool,
+
+    /// Decode lines that are not valid UTF-8 from this encoding (WHATWG
+    /// label: windows-1252, iso-8859-2, shift_jis, koi8-r...), then apply
+    /// NFC (RFC 3987 §3.1 variant B). Without it such lines are rejected.
+    #[arg(long, value_name = "LABEL")]
+    pub(crate) input_encoding: Option<String>,
+
+    /// Worker threads; 0 (the default) uses every core. Output keeps input
+    /// order whatever the number.
+    #[arg(short = 'j', long, value_name = "N", default_value_t = 0)]
+    pub(crate) threads: usize,
+
+    /// Bytes of input per work unit (advanced; memory in use is about
+    /// 2 x (2 x threads + 2) x this).
+    #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_CHUNK_SIZE)]
+    pub(crate) chunk_size: usize,
+
+    /// No progress bar and no summary line (rejected inputs are still
+    /// reported).
+    #[arg(short = 'q', long)]
+    pub(crate) quiet: bool,
+}
+
+/// Record modes: the identifier is a field of a CSV/TSV or JSON Lines record.
+#[derive(Clone, Debug, Default, clap::Args)]
+#[command(next_help_heading = "Records")]
+pub(crate) struct RecordArgs {
+    /// Input is CSV (RFC 4180 quoting; fields may hold commas, quotes, line
+    /// breaks): the identifier is in --column.
+    #[arg(long, conflicts_with_all = ["tsv", "field"])]
+    pub(crate) csv: bool,
+
+    /// Input is TSV (no quoting: fields split at every tab, records at every
+    /// line end): the identifier is in --column.
+    #[arg(long, conflicts_with = "field")]
+    pub(crate) tsv: bool,
+
+    /// Field separator of --csv (one ASCII character, or `tab`).
+    #[arg(long, value_name = "CHAR", conflicts_with = "field")]
+    pub(crate) delimiter: Option<String>,
+
+    /// The column holding the identifier: a 1-based number, or a header name
+    /// (then the first record of each input is a header). Implies --csv
+    /// unless --tsv is given.
+    #[arg(long, value_name = "N|NAME", conflicts_with = "field")]
+    pub(crate) column: Option<String>,
+
+    /// The first record of each input is a header (implied by a --column
+    /// name): it is written once, not processed.
+    #[arg(long, conflicts_with = "field")]
+    pub(crate) header: bool,
+
+    /// Input is JSON Lines: the identifier is the string field NAME of each
+    /// object.
+    #[arg(long, value_name = "NAME")]
+    pub(crate) field: Option<String>,
+
+    /// Put the result in column/field NAME (added when absent) instead of
+    /// replacing the identifier.
+    #[arg(long, value_name = "NAME")]
+    pub(crate) into: Option<String>,
+}
+
+impl RecordArgs {
+    pub(crate) fn mode(&self) -> Result<RecordMode, CliError> {
+        if let Some(field) = &self.field {
+            return Ok(RecordMode::Json {
+                field: field.clone(),
+                into: self.into.clone(),
+            });
+        }
+        let Some(col) = &self.column else {
+            if self.csv
+                || self.tsv
+                || self.delimiter.is_some()
+                || self.header
+                || self.into.is_some()
+            {
+                return usage("--csv, --tsv, --delimiter, --header and --into need --column N|NAME (or --field NAME for JSON Lines)");
+            }
+            return Ok(RecordMode::Lines);
+        };
+        let column = match col.parse::<usize>() {
+            Ok(0) => return usage("--column numbers start at 1"),
+            Ok(n) => Column::Index(n - 1),
+            Err(_) if col.is_empty() => return usage("--column needs a number or a header name"),
+            Err(_) => Column::Name(col.clone()),
+        };
+        let (delimiter, quoting) = match (&self.delimiter, self.tsv) {
+            (Some(_), true) => {
+                return usage("--delimiter goes with --csv, not --tsv (TSV is tab-separated)")
+            }
+            (None, true) => (b'\t', false),
+            (None, false) => (b',', true),
+            (Some(d), false) => (parse_delimiter(d)?, true),
+        };
+        let header = self.header || matches!(column, Column::Name(_));
+        Ok(RecordMode::Delimited {
+            delimiter,
+            quoting,
+            column,
+            header,
+            into: self.into.clone(),
+        })
+    }
+}
+
+fn parse_delimiter(d: &str) -> Result<u8, CliError> {
+    match d {
+        "tab" | "\\t" | "\t" => Ok(b'\t'),
+        _ if d.len() == 1 && d.is_ascii() && d != "\"" && d != "\n" && d != "\r" => {
+            Ok(d.as_bytes()[0])
+        }
+        _ => usage(format!(
+            "--delimiter must be one ASCII character other than a quote or a line end (or `tab`), not {d:?}"
+        )),
+    }
+}
+
+#[cfg(unix)]
+fn os_bytes(s: OsString) -> Vec<u8> {
+    use std::os::unix::ffi::OsStringExt;
+    s.into_vec()
+}
+
+#[cfg(not(unix))]
+fn os_bytes(s: OsString) -> Vec<u8> {
+    s.to_string_lossy().into_owned().into_bytes()
+}
+
+/// Runs `task` with these options; prints the summary; returns the exit
+/// status (0: every input accepted, 1: some rejected).
+pub(crate) fn execute(
+    io: &IoArgs,
+    records: RecordMode,
+    task: Task<'_>,
+) -> Result<ExitCode, CliError> {
+    let format = match io.format {
+        FormatArg::Text => Format::Text,
+        FormatArg::Jsonl => Format::Jsonl,
+    };
+    if format == Format::Jsonl && records != RecordMode::Lines {
+        return usage("--format jsonl is for line input; with --column or --field the records are written back in their own format");
+    }
+    let encoding = match &io.input_encoding {
+        Some(l) => Some(InputEncoding::for_label(l).map_err(CliError::Usage)?),
+        None => None,
+    };
+    if !io.quiet {
+        if let Some(id) = io.ids.iter().find(|id| std::path::Path::new(id).is_file()) {
+            eprintln!(
+                "irinorm: note: {:?} is processed as an identifier; to read the file, use -i {}",
+                id,
+                id.to_string_lossy()
+            );
+        }
+    }
+    let args_only = !io.ids.is_empty();
+    let inputs = Inputs::new(
+        io.ids.iter().cloned().map(os_bytes).collect(),
+        io.files.clone(),
+    );
+    let cfg = Config {
+        threads: if io.threads == 0 {
+            default_threads()
+        } else {
+            io.threads
+        },
+        chunk_size: io.chunk_size,
+        strict: io.strict,
+        encoding,
+        records,
+        format,
+        progress: !io.quiet && std::io::stderr().is_terminal(),
+        rejects_file: io.rejects.clone(),
+        show_rejects: io.show_rejects,
+    };
+    let mut sink = match &io.output {
+        Some(p) => Sink::create(p)?,
+        None => Sink::stdout(),
+    };
+    let summary = run(inputs, &cfg, task, &mut sink)?;
+    if !summary.broken_pipe {
+        match sink.finish() {
+            Ok(()) => {}
+            Err(e) if e.kind() == std::io::ErrorKind::BrokenPipe => {}
+            Err(e) => return Err(e.into()),
+        }
+        print_summary(io, &summary, args_only);
+    }
+    Ok(if summary.rejected > 0 {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    })
+}
+
+fn print_summary(io: &IoArgs, s: &Summary, args_only: bool) {
+    if io.quiet || (args_only && s.rejected == 0) {
+        return;
+    }
+    eprintln!("irinorm: {}", s.line());
+}
