@@ -96,7 +96,11 @@ pub(crate) struct LadderArgs {
 }
 
 fn list(s: &str) -> Vec<String> {
-    s.split(',').map(str::trim).filter(|x| !x.is_empty()).map(str::to_owned).collect()
+    s.split(',')
+        .map(str::trim)
+        .filter(|x| !x.is_empty())
+        .map(str::to_owned)
+        .collect()
 }
 
 fn read(path: &PathBuf) -> Result<String, CliError> {
@@ -106,7 +110,9 @@ fn read(path: &PathBuf) -> Result<String, CliError> {
 impl LadderArgs {
     /// The rung in effect: `--rung`, else the preset's, else `scheme`.
     pub(crate) fn rung(&self) -> Rung {
-        self.rung.or(self.preset.map(|p| p.rung())).unwrap_or(Rung::Scheme)
+        self.rung
+            .or(self.preset.map(|p| p.rung()))
+            .unwrap_or(Rung::Scheme)
     }
 
     /// The named rules in effect: the preset's and `--apply`'s.
@@ -143,7 +149,9 @@ impl LadderArgs {
             let Some((ip, host)) = pair.split_once('=') else {
                 return usage(format!("--ip-to-host wants IP=HOST, not {pair:?}"));
             };
-            config.ip_to_host.insert(ip.trim().to_owned(), host.trim().to_owned());
+            config
+                .ip_to_host
+                .insert(ip.trim().to_owned(), host.trim().to_owned());
         }
         let char_norm = if self.nfc {
             CharNorm::Nfc
@@ -168,7 +176,9 @@ impl LadderArgs {
     pub(crate) fn normalizer(&self, opts: Options) -> Result<Normalizer, CliError> {
         let n = Normalizer::new(opts);
         match &self.base {
-            Some(b) => n.with_base(b).map_err(|e| CliError::Usage(format!("--base {b:?}: {e}"))),
+            Some(b) => n
+                .with_base(b)
+                .map_err(|e| CliError::Usage(format!("--base {b:?}: {e}"))),
             None => Ok(n),
         }
     }

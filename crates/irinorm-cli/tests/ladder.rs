@@ -10,14 +10,28 @@ use common::run;
 #[test]
 fn normalize_rungs_and_forms() {
     let r = run(&["normalize", "eXAMPLE://a/./b/../b/%63/%7bfoo%7d"], b"");
-    assert_eq!((r.code, r.out()), (0, "example://a/b/c/%7Bfoo%7D\n".to_owned()));
-    let r = run(&["normalize", "--rung", "syntax", "http://example.com:80/"], b"");
+    assert_eq!(
+        (r.code, r.out()),
+        (0, "example://a/b/c/%7Bfoo%7D\n".to_owned())
+    );
+    let r = run(
+        &["normalize", "--rung", "syntax", "http://example.com:80/"],
+        b"",
+    );
     assert_eq!(r.out(), "http://example.com:80/\n");
     let r = run(&["normalize", "http://example.com:80"], b"");
     assert_eq!(r.out(), "http://example.com/\n");
     let r = run(&["normalize", "--rung", "string", "HTTP://A/%7e"], b"");
     assert_eq!(r.out(), "HTTP://A/%7e\n");
-    let r = run(&["normalize", "--form", "iri", "http://xn--rsum-bpad.example.org"], b"");
+    let r = run(
+        &[
+            "normalize",
+            "--form",
+            "iri",
+            "http://xn--rsum-bpad.example.org",
+        ],
+        b"",
+    );
     assert_eq!(r.out(), "http://résumé.example.org/\n");
     let r = run(&["normalize", "http://résumé.example.org"], b"");
     assert_eq!(r.out(), "http://xn--rsum-bpad.example.org/\n");
@@ -33,8 +47,14 @@ fn normalize_options() {
     let r = run(&["normalize", "--base", "http://a/b/c/d;p?q", "../g"], b"");
     assert_eq!(r.out(), "http://a/b/g\n");
     let decomposed = "http://a/re\u{301}sume\u{301}";
-    assert_eq!(run(&["normalize", decomposed], b"").out(), "http://a/re%CC%81sume%CC%81\n");
-    assert_eq!(run(&["normalize", "--nfc", decomposed], b"").out(), "http://a/r%C3%A9sum%C3%A9\n");
+    assert_eq!(
+        run(&["normalize", decomposed], b"").out(),
+        "http://a/re%CC%81sume%CC%81\n"
+    );
+    assert_eq!(
+        run(&["normalize", "--nfc", decomposed], b"").out(),
+        "http://a/r%C3%A9sum%C3%A9\n"
+    );
     let r = run(&["normalize", "--nfc", "--nfkc", "http://a/"], b"");
     assert_eq!(r.code, 2);
     let r = run(&["normalize", "--base", "relative/only", "x"], b"");
@@ -43,7 +63,10 @@ fn normalize_options() {
 
 #[test]
 fn normalize_rejects_and_jsonl() {
-    let r = run(&["normalize", "--format", "jsonl", "http://a b/", "HTTP://A/"], b"");
+    let r = run(
+        &["normalize", "--format", "jsonl", "http://a b/", "HTTP://A/"],
+        b"",
+    );
     assert_eq!(r.code, 1);
     let v = r.json();
     assert_eq!(v[0]["error"]["kind"], "invalid-char");
@@ -53,39 +76,109 @@ fn normalize_rejects_and_jsonl() {
     assert_eq!(v[1]["applied"], serde_json::json!([]));
     assert!(r.stderr.contains("rejected 1"), "{}", r.stderr);
     // A host that UTS #46 refuses is kept and reported, not guessed.
-    let r = run(&["normalize", "--format", "jsonl", "http://a.\u{378}.net/"], b"");
+    let r = run(
+        &["normalize", "--format", "jsonl", "http://a.\u{378}.net/"],
+        b"",
+    );
     let v = r.json();
     assert_eq!(v[0]["output"], "http://a.%CD%B8.net/");
-    assert!(v[0]["warnings"][0].as_str().unwrap().contains("idna-invalid"));
+    assert!(v[0]["warnings"][0]
+        .as_str()
+        .unwrap()
+        .contains("idna-invalid"));
 }
 
 #[test]
 fn presets_and_named_rules() {
     let url = "http://Example.com./a/?utm_source=news&id=7#top";
-    assert_eq!(run(&["normalize", url], b"").out(), "http://example.com./a/?utm_source=news&id=7#top\n");
-    assert_eq!(run(&["normalize", "--preset", "fetch", url], b"").out(), "http://example.com./a/?utm_source=news&id=7\n");
-    assert_eq!(run(&["normalize", "--preset", "crawler", url], b"").out(), "http://example.com/a/?id=7\n");
-    let r = run(&["normalize", "--preset", "crawler", "--format", "jsonl", url], b"");
+    assert_eq!(
+        run(&["normalize", url], b"").out(),
+        "http://example.com./a/?utm_source=news&id=7#top\n"
+    );
+    assert_eq!(
+        run(&["normalize", "--preset", "fetch", url], b"").out(),
+        "http://example.com./a/?utm_source=news&id=7\n"
+    );
+    assert_eq!(
+        run(&["normalize", "--preset", "crawler", url], b"").out(),
+        "http://example.com/a/?id=7\n"
+    );
+    let r = run(
+        &["normalize", "--preset", "crawler", "--format", "jsonl", url],
+        b"",
+    );
     assert_eq!(
         r.json()[0]["applied"],
-        serde_json::json!(["remove-trailing-host-dot", "remove-query-params", "remove-fragment"])
+        serde_json::json!([
+            "remove-trailing-host-dot",
+            "remove-query-params",
+            "remove-fragment"
+        ])
     );
     // The order of --apply does not matter; conflicting rules are refused.
-    let a = run(&["normalize", "--apply", "sort-query,remove-www", "http://www.example.com/?b=2&a=1"], b"");
-    let b = run(&["normalize", "--apply", "remove-www,sort-query", "http://www.example.com/?b=2&a=1"], b"");
+    let a = run(
+        &[
+            "normalize",
+            "--apply",
+            "sort-query,remove-www",
+            "http://www.example.com/?b=2&a=1",
+        ],
+        b"",
+    );
+    let b = run(
+        &[
+            "normalize",
+            "--apply",
+            "remove-www,sort-query",
+            "http://www.example.com/?b=2&a=1",
+        ],
+        b"",
+    );
     assert_eq!(a.out(), "http://example.com/?a=1&b=2\n");
     assert_eq!(a.out(), b.out());
-    assert_eq!(run(&["normalize", "--apply", "remove-www,add-www", "http://a/"], b"").code, 2);
-    assert_eq!(run(&["normalize", "--apply", "no-such-rule", "http://a/"], b"").code, 2);
+    assert_eq!(
+        run(
+            &["normalize", "--apply", "remove-www,add-www", "http://a/"],
+            b""
+        )
+        .code,
+        2
+    );
+    assert_eq!(
+        run(&["normalize", "--apply", "no-such-rule", "http://a/"], b"").code,
+        2
+    );
     // Parameters: --query-params replaces the list, --ip-to-host adds a mapping.
-    let r = run(&["normalize", "--apply", "remove-query-params", "--query-params", "ref,src*", "http://a/?ref=1&srcx=2&utm_source=3"], b"");
+    let r = run(
+        &[
+            "normalize",
+            "--apply",
+            "remove-query-params",
+            "--query-params",
+            "ref,src*",
+            "http://a/?ref=1&srcx=2&utm_source=3",
+        ],
+        b"",
+    );
     assert_eq!(r.out(), "http://a/?utm_source=3\n");
-    let r = run(&["normalize", "--apply", "ip-to-host", "--ip-to-host", "127.0.0.1=LocalHost", "http://127.0.0.1:80/"], b"");
+    let r = run(
+        &[
+            "normalize",
+            "--apply",
+            "ip-to-host",
+            "--ip-to-host",
+            "127.0.0.1=LocalHost",
+            "http://127.0.0.1:80/",
+        ],
+        b"",
+    );
     assert_eq!(r.out(), "http://localhost/\n");
     let p = run(&["presets"], b"");
     assert_eq!(p.code, 0);
     assert!(p.out().contains("crawler"));
-    assert!(p.out().contains("remove-trailing-host-dot, decode-ipv4-forms, remove-query-params, remove-fragment"));
+    assert!(p.out().contains(
+        "remove-trailing-host-dot, decode-ipv4-forms, remove-query-params, remove-fragment"
+    ));
 }
 
 #[test]
@@ -100,7 +193,17 @@ fn settings_files() {
     let c = cfg.to_str().unwrap();
     let r = run(&["normalize", "--config", c, "MyProto://Host:7070"], b"");
     assert_eq!(r.out(), "myproto://host/\n");
-    let r = run(&["normalize", "--schemes", c, "--preset", "crawler", "http://a/?ref=x&utm_id=1"], b"");
+    let r = run(
+        &[
+            "normalize",
+            "--schemes",
+            c,
+            "--preset",
+            "crawler",
+            "http://a/?ref=x&utm_id=1",
+        ],
+        b"",
+    );
     assert_eq!(r.out(), "http://a/\n");
     std::fs::write(&cfg, "[rules]\nnot-a-setting = 1\n").unwrap();
     assert_eq!(run(&["normalize", "--config", c, "http://a/"], b"").code, 2);
@@ -108,17 +211,48 @@ fn settings_files() {
 
 #[test]
 fn compare_rungs_and_exit_status() {
-    let r = run(&["compare", "example://a/b/c/%7Bfoo%7D", "eXAMPLE://a/./b/../b/%63/%7bfoo%7d"], b"");
+    let r = run(
+        &[
+            "compare",
+            "example://a/b/c/%7Bfoo%7D",
+            "eXAMPLE://a/./b/../b/%63/%7bfoo%7d",
+        ],
+        b"",
+    );
     assert_eq!((r.code, r.out()), (0, "equivalent (syntax)\n".to_owned()));
-    let r = run(&["compare", "http://example.com", "http://example.com:80/"], b"");
+    let r = run(
+        &["compare", "http://example.com", "http://example.com:80/"],
+        b"",
+    );
     assert_eq!((r.code, r.out()), (0, "equivalent (scheme)\n".to_owned()));
-    let r = run(&["compare", "--rung", "syntax", "http://example.com", "http://example.com:80/"], b"");
+    let r = run(
+        &[
+            "compare",
+            "--rung",
+            "syntax",
+            "http://example.com",
+            "http://example.com:80/",
+        ],
+        b"",
+    );
     assert_eq!((r.code, r.out()), (1, "different\n".to_owned()));
     let r = run(&["compare", "http://a/b", "http://a%2Fb"], b"");
     assert_eq!((r.code, r.out()), (1, "different\n".to_owned()));
-    let r = run(&["compare", "http://example.com/", "http://example.com/#"], b"");
+    let r = run(
+        &["compare", "http://example.com/", "http://example.com/#"],
+        b"",
+    );
     assert_eq!(r.code, 1);
-    let r = run(&["compare", "--preset", "fetch", "http://example.com/", "http://example.com/#"], b"");
+    let r = run(
+        &[
+            "compare",
+            "--preset",
+            "fetch",
+            "http://example.com/",
+            "http://example.com/#",
+        ],
+        b"",
+    );
     assert_eq!((r.code, r.out()), (0, "equivalent (string)\n".to_owned()));
     assert_eq!(run(&["compare", "http://a/"], b"").code, 2);
 }
@@ -130,8 +264,14 @@ fn compare_pairs_from_stdin() {
     assert_eq!(r.code, 1);
     let v = r.json();
     assert_eq!(v.len(), 4);
-    assert_eq!((v[0]["equivalent"].as_bool(), v[0]["rung"].as_str()), (Some(true), Some("scheme")));
-    assert_eq!((v[1]["equivalent"].as_bool(), v[1]["rung"].as_str()), (Some(false), None));
+    assert_eq!(
+        (v[0]["equivalent"].as_bool(), v[0]["rung"].as_str()),
+        (Some(true), Some("scheme"))
+    );
+    assert_eq!(
+        (v[1]["equivalent"].as_bool(), v[1]["rung"].as_str()),
+        (Some(false), None)
+    );
     assert_eq!(v[1]["a"], "http://a/");
     assert_eq!(v[2]["error"]["kind"], "invalid-char");
     assert_eq!(v[2]["error"]["offset"], 1);
@@ -157,7 +297,17 @@ fn explain_shows_rules_with_sources() {
     ] {
         assert!(out.contains(needle), "{needle} missing from:\n{out}");
     }
-    let r = run(&["explain", "--preset", "crawler", "--format", "jsonl", "http://a./?utm_source=1"], b"");
+    let r = run(
+        &[
+            "explain",
+            "--preset",
+            "crawler",
+            "--format",
+            "jsonl",
+            "http://a./?utm_source=1",
+        ],
+        b"",
+    );
     let v = &r.json()[0];
     assert_eq!(v["steps"].as_array().unwrap().len(), 6);
     assert_eq!(v["rules"][0]["rule"], "remove-trailing-host-dot");
@@ -166,12 +316,24 @@ fn explain_shows_rules_with_sources() {
 
 #[test]
 fn dedupe_uses_the_ladder() {
-    let input = b"http://a/\nHTTP://A:80/\nhttp://a/#x\nhttp://b/?utm_source=1\nhttp://b/\nnot a url\n";
+    let input =
+        b"http://a/\nHTTP://A:80/\nhttp://a/#x\nhttp://b/?utm_source=1\nhttp://b/\nnot a url\n";
     let r = run(&["dedupe"], input);
     assert_eq!(r.code, 1);
-    assert_eq!(r.lines(), ["http://a/", "http://a/#x", "http://b/?utm_source=1", "http://b/"]);
+    assert_eq!(
+        r.lines(),
+        [
+            "http://a/",
+            "http://a/#x",
+            "http://b/?utm_source=1",
+            "http://b/"
+        ]
+    );
     let s = r.summary();
-    assert_eq!((s.read, s.written, s.rejected, s.duplicates), (6, 4, 1, Some(1)));
+    assert_eq!(
+        (s.read, s.written, s.rejected, s.duplicates),
+        (6, 4, 1, Some(1))
+    );
     let r = run(&["dedupe", "--preset", "crawler", "--key-only"], input);
     assert_eq!(r.lines(), ["http://a/", "http://b/"]);
     let s = r.summary();
@@ -182,10 +344,22 @@ fn dedupe_uses_the_ladder() {
 
 #[test]
 fn check_lint_findings() {
-    let r = run(&["check", "--lint", "http://www.example.com@evil.example/"], b"");
+    let r = run(
+        &["check", "--lint", "http://www.example.com@evil.example/"],
+        b"",
+    );
     assert_eq!(r.code, 0);
     assert!(r.out().contains("userinfo-looks-like-host"), "{}", r.out());
-    let r = run(&["check", "--lint", "--format", "jsonl", "http://u:pw@a/%C0%AF"], b"");
+    let r = run(
+        &[
+            "check",
+            "--lint",
+            "--format",
+            "jsonl",
+            "http://u:pw@a/%C0%AF",
+        ],
+        b"",
+    );
     assert_eq!(r.code, 1, "an error-severity finding makes exit status 1");
     let codes: Vec<String> = r.json()[0]["findings"]
         .as_array()
@@ -196,7 +370,10 @@ fn check_lint_findings() {
     assert!(codes.contains(&"userinfo-password".to_owned()), "{codes:?}");
     assert!(codes.contains(&"pct-overlong-utf8".to_owned()), "{codes:?}");
     // A bidi control is an error (RFC 3987 §4.1).
-    let r = run(&["check", "--lint", "--grammar", "IRI", "http://a/\u{202E}b"], b"");
+    let r = run(
+        &["check", "--lint", "--grammar", "IRI", "http://a/\u{202E}b"],
+        b"",
+    );
     assert!(r.out().contains("bidi-format-char"), "{}", r.out());
 }
 
@@ -204,11 +381,23 @@ fn check_lint_findings() {
 fn frontier_and_quality_round_trip() {
     let dir = tempfile::tempdir().unwrap();
     let corpus = dir.path().join("c.txt");
-    std::fs::write(&corpus, "http://example.com/a/b?x=1&y=2\nhttps://www.example.org/p\nhttp://h.example/q/r\n").unwrap();
+    std::fs::write(
+        &corpus,
+        "http://example.com/a/b?x=1&y=2\nhttps://www.example.org/p\nhttp://h.example/q/r\n",
+    )
+    .unwrap();
     let out = dir.path().join("f.tsv");
     let r = common::run_in(
         dir.path(),
-        &["frontier", "--corpus", corpus.to_str().unwrap(), "--lines", "300", "--seed", "7"],
+        &[
+            "frontier",
+            "--corpus",
+            corpus.to_str().unwrap(),
+            "--lines",
+            "300",
+            "--seed",
+            "7",
+        ],
         b"",
     );
     assert_eq!(r.code, 0, "{}", r.stderr);

@@ -77,7 +77,10 @@ impl CheckOp {
     /// Lints `input`; counts it when it has an error-severity finding.
     fn findings(&self, input: &str, o: &LintOptions) -> irinorm_lint::Report {
         let r = lint(input, o);
-        if r.findings.iter().any(|f| f.severity == Severity::Error && f.code != "parse-error") {
+        if r.findings
+            .iter()
+            .any(|f| f.severity == Severity::Error && f.code != "parse-error")
+        {
             self.flagged.fetch_add(1, Ordering::Relaxed);
         }
         r
@@ -122,7 +125,12 @@ impl Op for CheckOp {
             }
         };
         if let Some(o) = &self.lint {
-            for finding in self.findings(input, o).findings.iter().filter(|f| f.code != "parse-error") {
+            for finding in self
+                .findings(input, o)
+                .findings
+                .iter()
+                .filter(|f| f.code != "parse-error")
+            {
                 out.extend_from_slice(format!("  {finding}\n").as_bytes());
             }
         }
@@ -145,7 +153,11 @@ impl Op for CheckOp {
         obj.bool("valid", r.is_ok());
         if let Some(o) = &self.lint {
             let report = self.findings(input, o);
-            let findings: Vec<_> = report.findings.iter().filter(|f| f.code != "parse-error").collect();
+            let findings: Vec<_> = report
+                .findings
+                .iter()
+                .filter(|f| f.code != "parse-error")
+                .collect();
             obj.value("findings", &findings);
         }
         r.map(|_| ()).map_err(Failure::from)

@@ -55,11 +55,15 @@ impl CompareOp {
     /// with its offset in the line (`b` starts after the TAB).
     fn lowest<'s>(&self, line: &'s str) -> Result<(&'s str, &'s str, Option<Rung>), Failure> {
         let Some((a, b)) = line.split_once('\t') else {
-            return Err(Failure::new("not-a-pair", line.len(), "expected two identifiers separated by a TAB"));
+            return Err(Failure::new(
+                "not-a-pair",
+                line.len(),
+                "expected two identifiers separated by a TAB",
+            ));
         };
         match self.p.compare(a, b) {
             Ok(r) => {
-                if !r.is_some_and(|r| r <= self.rung) {
+                if r.is_none_or(|r| r > self.rung) {
                     self.different.fetch_add(1, Ordering::Relaxed);
                 }
                 Ok((a, b, r))
@@ -69,7 +73,11 @@ impl CompareOp {
                 if e.side == Side::B {
                     f.offset += a.len() + 1;
                 }
-                f.message = format!("{}: {}", if e.side == Side::A { "a" } else { "b" }, f.message);
+                f.message = format!(
+                    "{}: {}",
+                    if e.side == Side::A { "a" } else { "b" },
+                    f.message
+                );
                 Err(f)
             }
         }
@@ -90,7 +98,12 @@ impl Op for CompareOp {
         Ok(())
     }
 
-    fn write_json(&self, input: &str, _: &mut String, obj: &mut JsonObject<'_>) -> Result<(), Failure> {
+    fn write_json(
+        &self,
+        input: &str,
+        _: &mut String,
+        obj: &mut JsonObject<'_>,
+    ) -> Result<(), Failure> {
         let parts = input.split_once('\t');
         obj.opt_str("a", parts.map(|p| p.0));
         obj.opt_str("b", parts.map(|p| p.1));
@@ -128,9 +141,17 @@ pub(crate) fn run(mut a: Args) -> Result<ExitCode, CliError> {
             pair.push(y);
             a.io.ids = vec![pair];
         }
-        n => return usage(format!("compare takes two identifiers (or none, to read TAB-separated pairs), not {n}")),
+        n => {
+            return usage(format!(
+                "compare takes two identifiers (or none, to read TAB-separated pairs), not {n}"
+            ))
+        }
     }
-    let op = CompareOp { p: a.ladder.pipeline(Form::Uri)?, rung: a.ladder.rung(), different: AtomicU64::new(0) };
+    let op = CompareOp {
+        p: a.ladder.pipeline(Form::Uri)?,
+        rung: a.ladder.rung(),
+        different: AtomicU64::new(0),
+    };
     let code = execute(&a.io, RecordMode::Lines, Task::Map(&op))?;
     if code == ExitCode::SUCCESS && op.different.load(Ordering::Relaxed) > 0 {
         return Ok(ExitCode::from(1));

@@ -91,7 +91,9 @@ impl Op for KeyOp {
 }
 
 fn key_op(a: &Args) -> Result<Box<dyn Op>, CliError> {
-    Ok(Box::new(KeyOp { p: a.ladder.pipeline(Form::Uri)? }))
+    Ok(Box::new(KeyOp {
+        p: a.ladder.pipeline(Form::Uri)?,
+    }))
 }
 
 pub(crate) fn run(a: Args) -> Result<ExitCode, CliError> {

@@ -42,12 +42,19 @@ struct ExplainOp {
 }
 
 fn same(a: &Change, b: &Change) -> bool {
-    a.rule == b.rule && a.component == b.component && a.offset == b.offset && a.before == b.before && a.after == b.after
+    a.rule == b.rule
+        && a.component == b.component
+        && a.offset == b.offset
+        && a.before == b.before
+        && a.after == b.after
 }
 
 /// The changes of `step` that none of `prev` had.
 fn new_changes<'a>(step: &'a Step, prev: &[&Step]) -> Vec<&'a Change> {
-    step.changes.iter().filter(|c| !prev.iter().any(|p| p.changes.iter().any(|x| same(x, c)))).collect()
+    step.changes
+        .iter()
+        .filter(|c| !prev.iter().any(|p| p.changes.iter().any(|x| same(x, c))))
+        .collect()
 }
 
 fn shown(s: &str) -> &str {
@@ -63,7 +70,13 @@ impl ExplainOp {
         let (e, fired) = self.p.explain(input)?;
         let _ = writeln!(out, "{input}");
         for (i, step) in e.steps.iter().enumerate() {
-            let _ = writeln!(out, "  {:<6}  {}  {}", step.rung.name(), step.form.name(), step.output);
+            let _ = writeln!(
+                out,
+                "  {:<6}  {}  {}",
+                step.rung.name(),
+                step.form.name(),
+                step.output
+            );
             // Steps come as (rung, uri), (rung, iri) from the lowest rung:
             // show what neither the lower rung (same form) nor, for iri,
             // the uri form of the same rung already showed.
@@ -100,7 +113,14 @@ impl ExplainOp {
             let form = self.p.normalizer().options().form;
             let _ = writeln!(out, "  named rules (on {} {}):", rung.name(), form.name());
             for f in &fired {
-                let _ = writeln!(out, "          {:<27} [{}] {} -> {}", f.rule.name(), f.rule.class().name(), f.before, f.after);
+                let _ = writeln!(
+                    out,
+                    "          {:<27} [{}] {} -> {}",
+                    f.rule.name(),
+                    f.rule.class().name(),
+                    f.before,
+                    f.after
+                );
             }
         }
         Ok(())
@@ -124,14 +144,24 @@ impl Op for ExplainOp {
         self.text(input, out)
     }
 
-    fn write_text(&self, input: &str, scratch: &mut String, out: &mut Vec<u8>) -> Result<(), Failure> {
+    fn write_text(
+        &self,
+        input: &str,
+        scratch: &mut String,
+        out: &mut Vec<u8>,
+    ) -> Result<(), Failure> {
         scratch.clear();
         self.text(input, scratch)?;
         out.extend_from_slice(scratch.as_bytes());
         Ok(())
     }
 
-    fn write_json(&self, input: &str, _: &mut String, obj: &mut JsonObject<'_>) -> Result<(), Failure> {
+    fn write_json(
+        &self,
+        input: &str,
+        _: &mut String,
+        obj: &mut JsonObject<'_>,
+    ) -> Result<(), Failure> {
         match self.p.explain(input) {
             Ok((e, fired)) => {
                 let steps: Vec<Value> = e
@@ -170,6 +200,8 @@ impl Op for ExplainOp {
 }
 
 pub(crate) fn run(a: Args) -> Result<ExitCode, CliError> {
-    let op = ExplainOp { p: a.ladder.pipeline(a.ladder.form)? };
+    let op = ExplainOp {
+        p: a.ladder.pipeline(a.ladder.form)?,
+    };
     execute(&a.io, RecordMode::Lines, Task::Map(&op))
 }

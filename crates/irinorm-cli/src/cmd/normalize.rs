@@ -59,7 +59,12 @@ impl Op for NormalizeOp {
         Ok(())
     }
 
-    fn write_json(&self, input: &str, scratch: &mut String, obj: &mut JsonObject<'_>) -> Result<(), Failure> {
+    fn write_json(
+        &self,
+        input: &str,
+        scratch: &mut String,
+        obj: &mut JsonObject<'_>,
+    ) -> Result<(), Failure> {
         scratch.clear();
         let mut applied = Vec::new();
         match self.p.normalize_into(input, scratch, &mut applied) {
@@ -87,6 +92,8 @@ impl Op for NormalizeOp {
 }
 
 pub(crate) fn run(a: Args) -> Result<ExitCode, CliError> {
-    let op = NormalizeOp { p: a.ladder.pipeline(a.ladder.form)? };
+    let op = NormalizeOp {
+        p: a.ladder.pipeline(a.ladder.form)?,
+    };
     execute(&a.io, a.records.mode()?, Task::Map(&op))
 }

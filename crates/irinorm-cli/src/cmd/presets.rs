@@ -21,7 +21,15 @@ pub(crate) fn run(a: Args) -> Result<ExitCode, CliError> {
         for p in Preset::ALL {
             let rules: Vec<&str> = p.rules().iter().map(|r| r.name()).collect();
             println!("  {:<11} {}", p.name(), p.what());
-            println!("  {:<11} rules: {}", "", if rules.is_empty() { "(none)".to_owned() } else { rules.join(", ") });
+            println!(
+                "  {:<11} rules: {}",
+                "",
+                if rules.is_empty() {
+                    "(none)".to_owned()
+                } else {
+                    rules.join(", ")
+                }
+            );
         }
         println!();
     }
