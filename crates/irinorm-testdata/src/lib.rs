@@ -6,6 +6,8 @@
 //! folder is absent, tests print that they were skipped, except under
 //! `CI=true`, where absence is a failure: CI must never pass by skipping.
 
+pub mod cost;
+
 use std::path::{Path, PathBuf};
 
 use serde_json::Value;

@@ -12,10 +12,8 @@
 //! The timing tests run one at a time (a lock), because two of them on
 //! a two-core machine would disturb each other's measurements.
 
-use std::sync::Mutex;
-use std::time::{Duration, Instant};
-
 use irinorm::{iri_to_uri, iri_to_uri_with, parse, resolve, uri_to_iri, Grammar, ToUriOptions};
+use irinorm_testdata::cost::{self, build, Case, Limits};
 
 /// N; the large input is 4N. Debug builds run these tests, so N is
 /// chosen to keep every test within a few seconds there, and one call at
@@ -32,20 +30,11 @@ const MAX_GROWTH: f64 = 8.0;
 /// (a factor of N/100 or more at N = 16 KiB) cannot pass.
 const WORST_VS_TYPICAL: f64 = 20.0;
 
-static SERIAL: Mutex<()> = Mutex::new(());
-
-/// The input repeated up to about `n` bytes: `head`, then `unit` as many
-/// times as fit, then `tail`.
-fn build(head: &str, unit: &str, tail: &str, n: usize) -> String {
-    let k = (n.saturating_sub(head.len() + tail.len()) / unit.len()).max(1);
-    let mut s = String::with_capacity(n + unit.len());
-    s.push_str(head);
-    for _ in 0..k {
-        s.push_str(unit);
-    }
-    s.push_str(tail);
-    s
-}
+const LIMITS: Limits = Limits {
+    n: N,
+    max_growth: MAX_GROWTH,
+    worst_vs_typical: WORST_VS_TYPICAL,
+};
 
 /// Ordinary URL text of about `n` bytes.
 fn typical_uri(n: usize) -> String {
@@ -67,152 +56,12 @@ fn typical_iri(n: usize) -> String {
     )
 }
 
-/// How many times this thread has been put on a CPU (Linux: the third
-/// field of `/proc/thread-self/schedstat`); `None` elsewhere.
-fn times_scheduled() -> Option<u64> {
-    let s = std::fs::read_to_string("/proc/thread-self/schedstat").ok()?;
-    s.split_whitespace().nth(2)?.parse().ok()
-}
-
-/// One timed run of `iters` calls, and whether it ran without being
-/// preempted (on a busy two-core machine a preempted run measures the
-/// other processes, not this code).
-fn sample(iters: usize, f: &dyn Fn()) -> (Duration, bool) {
-    let before = times_scheduled();
-    let t0 = Instant::now();
-    for _ in 0..iters {
-        f();
-    }
-    let wall = t0.elapsed();
-    let clean = match (before, times_scheduled()) {
-        (Some(a), Some(b)) => a == b,
-        _ => true,
-    };
-    (wall, clean)
-}
-
-/// Clean runs wanted per function, and the most runs tried.
-const ROUNDS: usize = 7;
-const MAX_RUNS: usize = 80;
-/// Time allowed to one case once every function has run ROUNDS times.
-const BUDGET: Duration = Duration::from_millis(300);
-
-/// Runs the functions in alternation (a burst of load then disturbs all
-/// alike) and keeps the best clean run of each, or the best run of all
-/// when too few were clean.
-fn best_of(iters: usize, fs: &[&dyn Fn()]) -> Vec<Duration> {
-    for f in fs {
-        f(); // warm caches and the allocator
-    }
-    let mut clean = vec![(Duration::MAX, 0usize); fs.len()];
-    let mut any = vec![Duration::MAX; fs.len()];
-    let start = Instant::now();
-    for run in 0..MAX_RUNS {
-        let enough = clean.iter().all(|&(_, n)| n >= ROUNDS);
-        // On a machine too busy for clean runs, stop after a budget.
-        if enough || (run >= ROUNDS && start.elapsed() > BUDGET) {
-            break;
-        }
-        for (k, f) in fs.iter().enumerate() {
-            let (t, ok) = sample(iters, *f);
-            any[k] = any[k].min(t);
-            if ok {
-                clean[k] = (clean[k].0.min(t), clean[k].1 + 1);
-            }
-        }
-    }
-    clean
-        .iter()
-        .zip(any)
-        .map(|(&(c, n), a)| if n >= 3 { c } else { a })
-        .collect()
-}
-
-/// Enough calls that one timed run at size N takes about half a
-/// millisecond (short enough to run between two preemptions).
-fn calibrate(f: &dyn Fn()) -> usize {
-    let t = Instant::now();
-    f();
-    let one = t.elapsed().max(Duration::from_micros(1));
-    (Duration::from_micros(500).as_nanos() / one.as_nanos()).clamp(1, 10_000) as usize
-}
-
-struct Case<'a> {
-    name: &'a str,
-    small: String,
-    large: String,
-}
-
 fn case(name: &str, make: impl Fn(usize) -> String) -> Case<'_> {
-    let small = make(N);
-    let large = make(4 * N);
-    assert!(
-        large.len() >= 3 * small.len(),
-        "{name}: the 4N input is not ~4x ({} vs {})",
-        large.len(),
-        small.len()
-    );
-    Case { name, small, large }
+    cost::case(name, N, make)
 }
 
-/// Measures of one case: growth and worst-vs-typical, and the line to print.
-fn measure_case(
-    op_name: &str,
-    c: &Case<'_>,
-    t_typ_per_byte: f64,
-    op: &dyn Fn(&str),
-) -> (f64, f64, String) {
-    let iters = calibrate(&|| op(&c.small));
-    let t = best_of(iters, &[&|| op(&c.small), &|| op(&c.large)]);
-    let (t_n, t_4n) = (t[0], t[1]);
-    let growth = t_4n.as_secs_f64() / t_n.as_secs_f64().max(1e-9);
-    let per_byte = |t: Duration, len: usize| t.as_nanos() as f64 / (iters * len) as f64;
-    let worst = per_byte(t_n, c.small.len()) / t_typ_per_byte.max(1e-9);
-    let line = format!(
-        "{op_name} / {}: {:.2} ns/B at {} B, {:.2} ns/B at {} B, growth x{growth:.2}, vs typical x{worst:.2}",
-        c.name,
-        per_byte(t_n, c.small.len()),
-        c.small.len(),
-        per_byte(t_4n, c.large.len()),
-        c.large.len(),
-    );
-    (growth, worst, line)
-}
-
-/// A case that fails is measured again, up to this many times in all:
-/// load from other processes only ever makes a run slower, so one good
-/// measurement shows the bound holds, while quadratic work (growth ~16)
-/// fails every time.
-const ATTEMPTS: usize = 4;
-
-/// Times `op` on every case and on `typical` text; asserts the ratios.
 fn check(op_name: &str, cases: &[Case<'_>], typical: &str, op: &dyn Fn(&str)) {
-    let _serial = SERIAL.lock().unwrap_or_else(|e| e.into_inner());
-    let iters = calibrate(&|| op(typical));
-    let t_typ = best_of(iters, &[&|| op(typical)])[0];
-    let t_typ_per_byte = t_typ.as_nanos() as f64 / (iters * typical.len()) as f64;
-    let mut failures = Vec::new();
-    for c in cases {
-        let mut tries = Vec::new();
-        for _ in 0..ATTEMPTS {
-            let (growth, worst, line) = measure_case(op_name, c, t_typ_per_byte, op);
-            eprintln!("{line}");
-            let ok = growth < MAX_GROWTH && worst < WORST_VS_TYPICAL;
-            tries.push(format!("growth x{growth:.2}, vs typical x{worst:.2}"));
-            if ok {
-                tries.clear();
-                break;
-            }
-        }
-        if !tries.is_empty() {
-            failures.push(format!(
-                "{}: [{}] (limits: growth {MAX_GROWTH}, vs typical {WORST_VS_TYPICAL})",
-                c.name,
-                tries.join("; ")
-            ));
-        }
-    }
-    assert!(failures.is_empty(), "{op_name}: {}", failures.join("\n"));
+    cost::check(op_name, LIMITS, cases, typical, op);
 }
 
 #[test]
