@@ -15,10 +15,10 @@ use std::borrow::Cow;
 
 use irinorm::host::{parse_ipv4, HostKind};
 use irinorm::ladder::Rung;
-use irinorm::split_trusted;
+use irinorm::{split_trusted, Meta};
 
 use crate::config::Config;
-use crate::glob;
+use crate::glob::{self, NameIndex};
 use crate::ipv4;
 use crate::rule::{RuleName, RuleSet};
 
@@ -47,8 +47,9 @@ struct Url<'a> {
 }
 
 impl<'a> Url<'a> {
-    fn of(s: &'a str) -> Self {
-        let m = split_trusted(s);
+    /// The components of `s`, found by `m` (from the parser, or from
+    /// [`split_trusted`]).
+    fn of(s: &'a str, m: &Meta) -> Self {
         Url {
             scheme: m.scheme(s).map(Cow::Borrowed),
             userinfo: m.userinfo(s).map(Cow::Borrowed),
@@ -112,7 +113,25 @@ impl<'a> Url<'a> {
 /// What the rule functions need besides the URL.
 struct Env<'c> {
     config: &'c Config,
+    names: &'c Names,
     rung: Rung,
+}
+
+/// The parameter-name lists of a [`Config`], indexed by first byte (what a
+/// [`crate::Pipeline`] builds once).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Names {
+    query_params: NameIndex,
+    session_ids: NameIndex,
+}
+
+impl Names {
+    pub(crate) fn new(config: &Config) -> Self {
+        Names {
+            query_params: NameIndex::new(&config.query_params),
+            session_ids: NameIndex::new(&config.session_ids),
+        }
+    }
 }
 
 /// Applies `rules` to `s` (a reference normalized at `rung`). Returns the
@@ -124,18 +143,186 @@ pub fn apply(
     config: &Config,
     rung: Rung,
     applied: &mut Vec<RuleName>,
-    mut trace: Option<&mut Vec<Fired>>,
+    trace: Option<&mut Vec<Fired>>,
 ) -> Option<String> {
     if rules.is_empty() {
         return None;
     }
-    let mut u = Url::of(s);
-    let env = Env { config, rung };
-    let mut changed = false;
-    let mut run = |u: &mut Url<'_>, r: RuleName, f: fn(&mut Url<'_>, &Env<'_>) -> bool| -> bool {
-        if !rules.contains(r) {
+    let names = Names::new(config);
+    apply_split(
+        s,
+        &split_trusted(s),
+        rules,
+        config,
+        &names,
+        rung,
+        applied,
+        trace,
+    )
+}
+
+/// [`apply`] with the components of `s` already known (`m` describes `s`:
+/// from the parser, or from [`split_trusted`]).
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn apply_split(
+    s: &str,
+    m: &Meta,
+    rules: RuleSet,
+    config: &Config,
+    names: &Names,
+    rung: Rung,
+    applied: &mut Vec<RuleName>,
+    trace: Option<&mut Vec<Fired>>,
+) -> Option<String> {
+    use RuleName as R;
+    if rules.is_empty() {
+        return None;
+    }
+    // Rules that hold for most references (any name host, any path not
+    // ending in `/`) make the screen a waste: it would pass anyway.
+    let broad = rules.contains(R::AddWww)
+        || rules.contains(R::AddTrailingSlash)
+        || rules.contains(R::RemoveDirectoryIndex);
+    if !broad && !may_apply(s, m, rules, config, names) {
+        debug_assert!(
+            apply_all(s, m, rules, config, names, rung, &mut Vec::new(), None).is_none(),
+            "may_apply is wrong for {s:?} with {rules:?}"
+        );
+        return None;
+    }
+    apply_all(s, m, rules, config, names, rung, applied, trace)
+}
+
+/// Whether some rule of `rules` may change `s` (components `m`): for each
+/// rule a necessary condition for it to fire, on the text as it is, cheap
+/// and without taking the reference apart. When none holds, no rule fires
+/// in the first pass of any section, so nothing changes at all: `false`
+/// proves that [`apply_split`] returns `None` (debug builds check it).
+/// Most references meet no rule of a preset (`crawler`: no fragment, no
+/// trailing host dot, no numeric host, no tracking parameter).
+fn may_apply(s: &str, m: &Meta, rules: RuleSet, config: &Config, names: &Names) -> bool {
+    use RuleName as R;
+    // One test per rule of the set, straight-line, each component sliced
+    // only when a rule of the set looks at it.
+    let has = |r: RuleName| rules.contains(r);
+    if has(R::RemoveFragment) && m.fragment(s).is_some() {
+        return true;
+    }
+    let scheme_is = |n: &str| m.scheme(s).is_some_and(|x| x.eq_ignore_ascii_case(n));
+    if (has(R::ForceHttp) && scheme_is("https")) || (has(R::ForceHttps) && scheme_is("http")) {
+        return true;
+    }
+    if let Some(h) = m.host(s) {
+        let kind = m.host_kind();
+        let reg_name = kind == HostKind::RegName;
+        let first_digit = h.as_bytes().first().is_some_and(u8::is_ascii_digit);
+        if (has(R::RemoveUserinfo) && m.userinfo(s).is_some())
+            || (has(R::RemoveTrailingHostDot)
+                && matches!(kind, HostKind::RegName | HostKind::Ipv4)
+                && h.ends_with('.'))
+            || (has(R::DecodeIpv4Forms)
+                && reg_name
+                && first_digit
+                && (scheme_is("http") || scheme_is("https")))
+            || (has(R::IpToHost)
+                && matches!(kind, HostKind::Ipv4 | HostKind::Ipv6)
+                && !config.ip_to_host.is_empty())
+            || (has(R::RemoveWww)
+                && reg_name
+                && h.len() > 4
+                && h.as_bytes()[..4].eq_ignore_ascii_case(b"www."))
+            || (has(R::AddWww) && reg_name)
+            || (has(R::LowercasePath) && !config.case_insensitive_hosts.is_empty())
+        {
+            return true;
+        }
+        const PATH_RULES: [RuleName; 5] = [
+            R::RemoveDuplicateSlashes,
+            R::RemoveSessionIds,
+            R::RemoveDirectoryIndex,
+            R::AddTrailingSlash,
+            R::RemoveTrailingSlash,
+        ];
+        if PATH_RULES.iter().any(|&r| has(r)) {
+            let path = m.path(s);
+            if path.starts_with('/')
+                && ((has(R::RemoveDuplicateSlashes) && path.contains("//"))
+                    || (has(R::RemoveSessionIds) && (path.contains(';') || path.contains("/(")))
+                    || ((has(R::RemoveDirectoryIndex) || has(R::AddTrailingSlash))
+                        && !path.ends_with('/'))
+                    || (has(R::RemoveTrailingSlash) && path.len() > 1 && path.ends_with('/')))
+            {
+                return true;
+            }
+        }
+        if has(R::RemoveDefaultQueryParams)
+            && !config.default_params.is_empty()
+            && m.query(s).is_some_and(|q| !q.is_empty())
+        {
+            return true;
+        }
+    }
+    const QUERY_RULES: [RuleName; 4] = [
+        R::RemoveSessionIds,
+        R::RemoveQueryParams,
+        R::SortQuery,
+        R::RemoveEmptyQuery,
+    ];
+    if !QUERY_RULES.iter().any(|&r| has(r)) {
+        return false;
+    }
+    let Some(q) = m.query(s) else {
+        return false;
+    };
+    (has(R::RemoveEmptyQuery) && q.is_empty())
+        || (!q.is_empty()
+            && (has(R::RemoveSessionIds)
+                || (has(R::SortQuery) && q.contains('&'))
+                || (has(R::RemoveQueryParams) && any_param_name(q, &names.query_params))))
+}
+
+/// Whether the name of some `&`-separated parameter of `q` (the bytes
+/// before its first `=`) is in `names`: [`param_name`] on each part of
+/// `q.split('&')`, on bytes.
+fn any_param_name(q: &str, names: &NameIndex) -> bool {
+    let mut rest = q.as_bytes();
+    loop {
+        let end = rest.iter().position(|&c| c == b'&').unwrap_or(rest.len());
+        let param = &rest[..end];
+        let name = param
+            .iter()
+            .position(|&c| c == b'=')
+            .map_or(param, |e| &param[..e]);
+        if names.matches_bytes(name) {
+            return true;
+        }
+        if end == rest.len() {
             return false;
         }
+        rest = &rest[end + 1..];
+    }
+}
+
+/// [`apply_split`] without the screen.
+#[allow(clippy::too_many_arguments)]
+fn apply_all(
+    s: &str,
+    m: &Meta,
+    rules: RuleSet,
+    config: &Config,
+    names: &Names,
+    rung: Rung,
+    applied: &mut Vec<RuleName>,
+    mut trace: Option<&mut Vec<Fired>>,
+) -> Option<String> {
+    let mut u = Url::of(s, m);
+    let env = Env {
+        config,
+        names,
+        rung,
+    };
+    let mut changed = false;
+    let mut fire = |u: &mut Url<'_>, r: RuleName, f: fn(&mut Url<'_>, &Env<'_>) -> bool| -> bool {
         let before = trace.as_ref().map(|_| whole(u));
         if !f(u, &env) {
             return false;
@@ -152,20 +339,27 @@ pub fn apply(
         }
         true
     };
+    // Only the rules of the set are called (the test is inlined: most of
+    // the rules in the fixed order are not in a given set).
+    macro_rules! run {
+        ($u:expr, $r:expr, $f:expr $(,)?) => {
+            rules.contains($r) && fire($u, $r, $f)
+        };
+    }
     use RuleName as R;
     // Scheme and userinfo: one pass is a fixpoint.
-    changed |= run(&mut u, R::ForceHttp, force_http);
-    changed |= run(&mut u, R::ForceHttps, force_https);
-    changed |= run(&mut u, R::RemoveUserinfo, remove_userinfo);
+    changed |= run!(&mut u, R::ForceHttp, force_http);
+    changed |= run!(&mut u, R::ForceHttps, force_https);
+    changed |= run!(&mut u, R::RemoveUserinfo, remove_userinfo);
     // Host, path and query: repeat while something changes (each rule only
     // shortens its component or is idempotent, so this stops quickly).
     for _ in 0..8 {
         let mut c = false;
-        c |= run(&mut u, R::RemoveTrailingHostDot, remove_trailing_host_dot);
-        c |= run(&mut u, R::DecodeIpv4Forms, decode_ipv4_forms);
-        c |= run(&mut u, R::IpToHost, ip_to_host);
-        c |= run(&mut u, R::RemoveWww, remove_www);
-        c |= run(&mut u, R::AddWww, add_www);
+        c |= run!(&mut u, R::RemoveTrailingHostDot, remove_trailing_host_dot);
+        c |= run!(&mut u, R::DecodeIpv4Forms, decode_ipv4_forms);
+        c |= run!(&mut u, R::IpToHost, ip_to_host);
+        c |= run!(&mut u, R::RemoveWww, remove_www);
+        c |= run!(&mut u, R::AddWww, add_www);
         changed |= c;
         if !c {
             break;
@@ -173,12 +367,12 @@ pub fn apply(
     }
     for _ in 0..8 {
         let mut c = false;
-        c |= run(&mut u, R::LowercasePath, lowercase_path);
-        c |= run(&mut u, R::RemoveDuplicateSlashes, remove_duplicate_slashes);
-        c |= run(&mut u, R::RemoveSessionIds, remove_session_path_params);
-        c |= run(&mut u, R::RemoveDirectoryIndex, remove_directory_index);
-        c |= run(&mut u, R::AddTrailingSlash, add_trailing_slash);
-        c |= run(&mut u, R::RemoveTrailingSlash, remove_trailing_slash);
+        c |= run!(&mut u, R::LowercasePath, lowercase_path);
+        c |= run!(&mut u, R::RemoveDuplicateSlashes, remove_duplicate_slashes);
+        c |= run!(&mut u, R::RemoveSessionIds, remove_session_path_params);
+        c |= run!(&mut u, R::RemoveDirectoryIndex, remove_directory_index);
+        c |= run!(&mut u, R::AddTrailingSlash, add_trailing_slash);
+        c |= run!(&mut u, R::RemoveTrailingSlash, remove_trailing_slash);
         changed |= c;
         if !c {
             break;
@@ -186,21 +380,21 @@ pub fn apply(
     }
     for _ in 0..8 {
         let mut c = false;
-        c |= run(&mut u, R::RemoveSessionIds, remove_session_query_params);
-        c |= run(&mut u, R::RemoveQueryParams, remove_query_params);
-        c |= run(
+        c |= run!(&mut u, R::RemoveSessionIds, remove_session_query_params);
+        c |= run!(&mut u, R::RemoveQueryParams, remove_query_params);
+        c |= run!(
             &mut u,
             R::RemoveDefaultQueryParams,
             remove_default_query_params,
         );
-        c |= run(&mut u, R::SortQuery, sort_query);
-        c |= run(&mut u, R::RemoveEmptyQuery, remove_empty_query);
+        c |= run!(&mut u, R::SortQuery, sort_query);
+        c |= run!(&mut u, R::RemoveEmptyQuery, remove_empty_query);
         changed |= c;
         if !c {
             break;
         }
     }
-    changed |= run(&mut u, R::RemoveFragment, remove_fragment);
+    changed |= run!(&mut u, R::RemoveFragment, remove_fragment);
     if !changed {
         return None;
     }
@@ -430,7 +624,7 @@ fn remove_session_path_params(u: &mut Url<'_>, env: &Env<'_>) -> bool {
     if !u.web_path() || !(u.path.contains(';') || u.path.contains("/(")) {
         return false;
     }
-    let ids = &env.config.session_ids;
+    let ids = &env.names.session_ids;
     let mut out = String::with_capacity(u.path.len());
     let mut changed = false;
     for seg in u.path[1..].split('/') {
@@ -444,7 +638,7 @@ fn remove_session_path_params(u: &mut Url<'_>, env: &Env<'_>) -> bool {
         let mut kept = String::from(head);
         for p in parts {
             let name = p.split('=').next().unwrap_or("");
-            if glob::any(ids, name) {
+            if ids.matches(name) {
                 changed = true;
             } else {
                 kept.push(';');
@@ -519,8 +713,11 @@ fn param_name(p: &str) -> &str {
 /// Keeps the parameters `keep` accepts; when every parameter goes, the
 /// `?` goes too (the query was made only of what the rule removes).
 fn filter_query(u: &mut Url<'_>, keep: impl Fn(&str) -> bool) -> bool {
-    let Some(q) = u.query.as_deref() else { return false };
-    if q.is_empty() {
+    let Some(q) = u.query.as_deref() else {
+        return false;
+    };
+    if q.is_empty() || q.split('&').all(&keep) {
+        // Nothing goes (the common case): no allocation.
         return false;
     }
     let params: Vec<&str> = q.split('&').collect();
@@ -530,18 +727,22 @@ fn filter_query(u: &mut Url<'_>, keep: impl Fn(&str) -> bool) -> bool {
     }
     // Empty parameters are bytes like any others: `?&b=1&utm_x=1` keeps
     // its leading `&`.
-    u.query = if kept.is_empty() { None } else { Some(Cow::Owned(kept.join("&"))) };
+    u.query = if kept.is_empty() {
+        None
+    } else {
+        Some(Cow::Owned(kept.join("&")))
+    };
     true
 }
 
 fn remove_session_query_params(u: &mut Url<'_>, env: &Env<'_>) -> bool {
-    let ids = &env.config.session_ids;
-    filter_query(u, |p| !glob::any(ids, param_name(p)))
+    let ids = &env.names.session_ids;
+    filter_query(u, |p| !ids.matches(param_name(p)))
 }
 
 fn remove_query_params(u: &mut Url<'_>, env: &Env<'_>) -> bool {
-    let names = &env.config.query_params;
-    filter_query(u, |p| !glob::any(names, param_name(p)))
+    let names = &env.names.query_params;
+    filter_query(u, |p| !names.matches(param_name(p)))
 }
 
 fn remove_default_query_params(u: &mut Url<'_>, env: &Env<'_>) -> bool {
@@ -725,10 +926,22 @@ mod tests {
     #[test]
     fn empty_parameters_are_kept() {
         // Found by the frontier quality report (docs/frontier.md).
-        assert_eq!(run("http://a/?&b=1&utm_source=x", "remove-query-params"), "http://a/?&b=1");
-        assert_eq!(run("http://a/?utm_source=x&&b=1", "remove-query-params"), "http://a/?&b=1");
-        assert_eq!(run("http://a/?&utm_source=x", "remove-query-params"), "http://a/?");
-        assert_eq!(run("http://a/?&b=1", "remove-query-params"), "http://a/?&b=1");
+        assert_eq!(
+            run("http://a/?&b=1&utm_source=x", "remove-query-params"),
+            "http://a/?&b=1"
+        );
+        assert_eq!(
+            run("http://a/?utm_source=x&&b=1", "remove-query-params"),
+            "http://a/?&b=1"
+        );
+        assert_eq!(
+            run("http://a/?&utm_source=x", "remove-query-params"),
+            "http://a/?"
+        );
+        assert_eq!(
+            run("http://a/?&b=1", "remove-query-params"),
+            "http://a/?&b=1"
+        );
     }
 
     #[test]

@@ -5,7 +5,18 @@
 
 /// Whether `name` matches `pattern`.
 pub fn matches(pattern: &str, name: &str) -> bool {
-    let (p, n) = (pattern.as_bytes(), name.as_bytes());
+    matches_bytes(pattern.as_bytes(), name.as_bytes())
+}
+
+/// [`matches`] on bytes (the match is bytewise, ASCII case-insensitive).
+fn matches_bytes(p: &[u8], n: &[u8]) -> bool {
+    // Most patterns of a list fail on the first byte: a pattern that does
+    // not start with `*` must start with the name's first byte.
+    if let (Some(&p0), Some(&n0)) = (p.first(), n.first()) {
+        if p0 != b'*' && !p0.eq_ignore_ascii_case(&n0) {
+            return false;
+        }
+    }
     if !p.contains(&b'*') {
         return p.eq_ignore_ascii_case(n);
     }
@@ -30,9 +41,82 @@ pub fn matches(pattern: &str, name: &str) -> bool {
     p[pi..].iter().all(|&c| c == b'*')
 }
 
-/// Whether `name` matches any pattern.
+/// Whether `name` matches any pattern (what [`NameIndex`] answers faster).
+#[cfg(test)]
 pub(crate) fn any(patterns: &[String], name: &str) -> bool {
     patterns.iter().any(|p| matches(p, name))
+}
+
+/// A list of patterns indexed by their first byte (ASCII lower case), so
+/// that a name is tried only against the patterns that can match it: those
+/// starting with its first byte, and those starting with `*`. Same answers
+/// as [`any`] on the list.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct NameIndex {
+    patterns: Vec<String>,
+    /// Whether each pattern has a `*` (the others compare as plain names).
+    star: Vec<bool>,
+    /// Indices into `patterns`, grouped by first byte (CSR: the group of
+    /// byte `b` is `order[starts[b]..starts[b + 1]]`).
+    order: Vec<u32>,
+    starts: Vec<u32>,
+    /// Patterns starting with `*`, and the empty pattern.
+    wild: Vec<u32>,
+}
+
+impl NameIndex {
+    pub(crate) fn new(patterns: &[String]) -> Self {
+        let first = |p: &String| p.as_bytes().first().map(u8::to_ascii_lowercase);
+        let mut wild = Vec::new();
+        let mut keyed: Vec<(u8, u32)> = Vec::new();
+        for (k, p) in patterns.iter().enumerate() {
+            match first(p) {
+                Some(b) if b != b'*' => keyed.push((b, k as u32)),
+                _ => wild.push(k as u32),
+            }
+        }
+        keyed.sort_unstable();
+        let mut starts = vec![0u32; 257];
+        for &(b, _) in &keyed {
+            starts[b as usize + 1] += 1;
+        }
+        for b in 0..256 {
+            starts[b + 1] += starts[b];
+        }
+        NameIndex {
+            patterns: patterns.to_vec(),
+            star: patterns.iter().map(|p| p.contains('*')).collect(),
+            order: keyed.into_iter().map(|(_, k)| k).collect(),
+            starts,
+            wild,
+        }
+    }
+
+    /// Whether `name` matches a pattern of the list.
+    #[inline]
+    pub(crate) fn matches(&self, name: &str) -> bool {
+        self.matches_bytes(name.as_bytes())
+    }
+
+    /// [`NameIndex::matches`] on bytes.
+    pub(crate) fn matches_bytes(&self, name: &[u8]) -> bool {
+        let group = match name.first() {
+            Some(&b) => {
+                let b = b.to_ascii_lowercase() as usize;
+                &self.order[self.starts[b] as usize..self.starts[b + 1] as usize]
+            }
+            // Only a pattern of `*`s (or the empty one) matches "".
+            None => &[][..],
+        };
+        group.iter().chain(&self.wild).any(|&k| {
+            let p = self.patterns[k as usize].as_bytes();
+            if self.star[k as usize] {
+                matches_bytes(p, name)
+            } else {
+                p.eq_ignore_ascii_case(name)
+            }
+        })
+    }
 }
 
 /// Whether a host matches an entry: exact (ASCII case-insensitive), or
@@ -68,5 +152,49 @@ mod tests {
         assert!(host_matches("*.example.org", "example.org"));
         assert!(!host_matches("*.example.org", "badexample.org"));
         assert!(host_matches("Example.org", "example.ORG"));
+    }
+
+    #[test]
+    fn index_agrees_with_the_list() {
+        let lists: Vec<Vec<String>> = vec![
+            crate::config::DEFAULT_TRACKING_PARAMS
+                .iter()
+                .map(|s| (*s).to_owned())
+                .collect(),
+            ["*id", "", "A*", "a", "Ab", "\u{e9}x", "**", "x*y"]
+                .iter()
+                .map(|s| (*s).to_owned())
+                .collect(),
+            Vec::new(),
+        ];
+        let names = [
+            "",
+            "a",
+            "A",
+            "ab",
+            "AB",
+            "abc",
+            "utm_source",
+            "UTM_x",
+            "utm",
+            "gclid",
+            "GCLID",
+            "fbclid",
+            "sid",
+            "id",
+            "xy",
+            "x_y",
+            "\u{e9}x",
+            "\u{c9}x",
+            "*",
+            "tapmock",
+            "hsa_x",
+        ];
+        for l in &lists {
+            let ix = NameIndex::new(l);
+            for n in names {
+                assert_eq!(ix.matches(n), any(l, n), "{l:?} {n:?}");
+            }
+        }
     }
 }

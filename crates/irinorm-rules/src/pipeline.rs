@@ -5,9 +5,9 @@ use std::borrow::Cow;
 use std::sync::Arc;
 
 use irinorm::ladder::{CompareError, Explanation, Key, Normalizer, Options, Rung, Side, Warning};
-use irinorm::ParseError;
+use irinorm::{split_trusted, Meta, ParseError};
 
-use crate::apply::{apply, Fired};
+use crate::apply::{apply_split, Fired, Names};
 use crate::config::Config;
 use crate::preset::Preset;
 use crate::rule::{RuleName, RuleSet};
@@ -29,6 +29,8 @@ pub struct Pipeline {
     normalizer: Normalizer,
     rules: RuleSet,
     config: Arc<Config>,
+    /// The name lists of `config`, indexed.
+    names: Arc<Names>,
 }
 
 impl Pipeline {
@@ -48,6 +50,7 @@ impl Pipeline {
         Pipeline {
             normalizer,
             rules,
+            names: Arc::new(Names::new(&config)),
             config: Arc::new(config),
         }
     }
@@ -84,10 +87,12 @@ impl Pipeline {
     pub fn normalize<'a>(&self, input: &'a str) -> Result<Outcome<'a>, ParseError> {
         let n = self.normalizer.normalize_full(input)?;
         let mut applied = Vec::new();
-        let text = match apply(
+        let text = match apply_split(
             &n.text,
+            &split_trusted(&n.text),
             self.rules,
             &self.config,
+            &self.names,
             self.rung(),
             &mut applied,
             None,
@@ -111,16 +116,31 @@ impl Pipeline {
         applied: &mut Vec<RuleName>,
     ) -> Result<Vec<Warning>, ParseError> {
         let start = out.len();
-        let w = self.normalizer.normalize_into(input, out)?;
-        self.rules_in_place(out, start, applied);
+        let (w, meta) = self.normalizer.normalize_into_split(input, out)?;
+        self.rules_in_place(out, start, meta, applied);
         Ok(w)
     }
 
-    fn rules_in_place(&self, out: &mut String, start: usize, applied: &mut Vec<RuleName>) {
-        if let Some(new) = apply(
-            &out[start..],
+    /// The rules on `out[start..]`, whose components are `meta` when the
+    /// ladder knew them (already-normal input), found again otherwise.
+    fn rules_in_place(
+        &self,
+        out: &mut String,
+        start: usize,
+        meta: Option<Meta>,
+        applied: &mut Vec<RuleName>,
+    ) {
+        if self.rules.is_empty() {
+            return;
+        }
+        let text = &out[start..];
+        let meta = meta.unwrap_or_else(|| split_trusted(text));
+        if let Some(new) = apply_split(
+            text,
+            &meta,
             self.rules,
             &self.config,
+            &self.names,
             self.rung(),
             applied,
             None,
@@ -134,8 +154,8 @@ impl Pipeline {
     /// the rules.
     pub fn key_into(&self, input: &str, out: &mut String) -> Result<(), ParseError> {
         let start = out.len();
-        self.normalizer.key_into(input, out)?;
-        self.rules_in_place(out, start, &mut Vec::new());
+        let meta = self.normalizer.key_into_split(input, out)?;
+        self.rules_in_place(out, start, meta, &mut Vec::new());
         Ok(())
     }
 
@@ -148,7 +168,24 @@ impl Pipeline {
 
     /// The 128-bit digest of the key.
     pub fn digest(&self, input: &str) -> Result<Key, ParseError> {
-        self.key(input).map(|k| Key::of(&k))
+        // The ladder's key, borrowed when the input is already normal; the
+        // rules on it, hashed in place when none fires.
+        let (key, meta) = self.normalizer.key_split(input)?;
+        if self.rules.is_empty() {
+            return Ok(Key::of(&key));
+        }
+        let meta = meta.unwrap_or_else(|| split_trusted(&key));
+        let new = apply_split(
+            &key,
+            &meta,
+            self.rules,
+            &self.config,
+            &self.names,
+            self.rung(),
+            &mut Vec::new(),
+            None,
+        );
+        Ok(Key::of(new.as_deref().unwrap_or(&key)))
     }
 
     /// Whether two references have the same key.
@@ -179,6 +216,7 @@ impl Pipeline {
                 normalizer: Normalizer::new(opts),
                 rules: self.rules,
                 config: self.config.clone(),
+                names: self.names.clone(),
             };
             if p.equivalent(a, b)? {
                 return Ok(Some(rung));
@@ -193,10 +231,12 @@ impl Pipeline {
         let e = self.normalizer.explain(input)?;
         let n = self.normalizer.normalize(input)?;
         let mut fired = Vec::new();
-        apply(
+        apply_split(
             &n,
+            &split_trusted(&n),
             self.rules,
             &self.config,
+            &self.names,
             self.rung(),
             &mut Vec::new(),
             Some(&mut fired),

@@ -199,9 +199,53 @@ pub fn needs_uts46(host: &str) -> bool {
 
 /// One pass over a host: non-ASCII, an ACE label (`xn--` at the start of a
 /// label, any case) or, with `pct`, a `%`. This runs for every URL with a
-/// DNS host, so it looks at each byte once.
+/// DNS host, so it looks at eight bytes at a time (the last eight bytes
+/// overlap the previous chunk): a byte >= 0x80 or a `%` answers at once;
+/// the exact byte loop ([`scan_host_exact`]) runs for hosts shorter than
+/// eight bytes and when two adjacent `-` (which every `xn--` label has)
+/// may be there.
 #[inline]
 pub(crate) fn scan_host(b: &[u8], pct: bool) -> bool {
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    // The high bit of each byte of `x` that is zero, exactly (no carry
+    // crosses bytes: each byte of `(x & 0x7f..) + 0x7f..` is at most 0xfe).
+    #[inline(always)]
+    fn zero_bytes(x: u64) -> u64 {
+        !(((x & !HIGH) + !HIGH) | x) & HIGH
+    }
+    let n = b.len();
+    if n < 8 {
+        return scan_host_exact(b, pct);
+    }
+    let pct_mask = u64::from(b'%') * ONES;
+    let mut prev_hyphen = 0u64;
+    let mut i = 0;
+    loop {
+        let at = i.min(n - 8);
+        let mut chunk = [0u8; 8];
+        chunk.copy_from_slice(&b[at..at + 8]);
+        let w = u64::from_le_bytes(chunk);
+        if w & HIGH != 0 || (pct && zero_bytes(w ^ pct_mask) != 0) {
+            return true;
+        }
+        let h = zero_bytes(w ^ (u64::from(b'-') * ONES));
+        // Adjacent '-' in this chunk, or across the previous one's end
+        // (for the overlapping last chunk this may be a false alarm: the
+        // exact loop then decides).
+        if h & (h >> 8) != 0 || (prev_hyphen & h & 0x80) != 0 {
+            return scan_host_exact(b, pct);
+        }
+        if at + 8 == n {
+            return false;
+        }
+        prev_hyphen = h >> 56;
+        i += 8;
+    }
+}
+
+/// [`scan_host`] byte by byte.
+fn scan_host_exact(b: &[u8], pct: bool) -> bool {
     let mut i = 0;
     while i < b.len() {
         let c = b[i];
@@ -347,5 +391,46 @@ mod tests {
         }
         assert!(!needs_uts46_with("", &c));
         assert!(needs_uts46_with("bücher.de", &d));
+    }
+
+    #[test]
+    fn scan_host_matches_the_byte_loop() {
+        // Every placement of the interesting bytes around the 8-byte chunk
+        // boundaries, with and without `pct`.
+        let pieces: [&[u8]; 9] = [
+            b"xn--",
+            b"XN--",
+            b"-",
+            b"--",
+            b"%",
+            b"\xc3\xa9",
+            b".",
+            b"a",
+            b"x",
+        ];
+        let mut cases: Vec<Vec<u8>> = Vec::new();
+        for pad in 0..12 {
+            for p in pieces {
+                for q in pieces {
+                    let mut v = vec![b'a'; pad];
+                    v.extend_from_slice(p);
+                    v.extend(std::iter::repeat_n(b'b', pad % 5));
+                    v.extend_from_slice(q);
+                    cases.push(v.clone());
+                    v.insert(0, b'.');
+                    cases.push(v);
+                }
+            }
+        }
+        for c in &cases {
+            for pct in [false, true] {
+                assert_eq!(
+                    scan_host(c, pct),
+                    scan_host_exact(c, pct),
+                    "{:?} {pct}",
+                    String::from_utf8_lossy(c)
+                );
+            }
+        }
     }
 }

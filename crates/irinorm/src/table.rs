@@ -40,9 +40,10 @@ pub(crate) const UPPER: u16 = 1 << 11;
 pub(crate) const UNWISE: u16 = 1 << 12;
 /// Characters allowed somewhere in a URI: unreserved / reserved / "%".
 pub(crate) const URI_CHAR: u16 = 1 << 13;
-/// Parser fast class for the authority: `USERINFO` without `:` and without
-/// upper-case letters, the two bytes that the parser must note (port
-/// delimiter, case hint); everything else there is plain.
+/// Parser fast class for the authority: `USERINFO` without `:`, `-` and
+/// upper-case letters, the bytes that the parser must note (port
+/// delimiter, a possible `xn--` label, case hint); everything else there
+/// is plain.
 pub(crate) const AUTH_FAST: u16 = 1 << 14;
 /// Parser fast class for the path: `pchar` (without `pct-encoded`) and `/`,
 /// without `.` (which may start a dot segment).
@@ -107,7 +108,7 @@ const fn build() -> [u16; 256] {
         if unreserved || sub || gen || c == b'%' {
             bits |= URI_CHAR;
         }
-        if (unreserved || sub) && !c.is_ascii_uppercase() {
+        if (unreserved || sub) && !c.is_ascii_uppercase() && c != b'-' {
             bits |= AUTH_FAST;
         }
         if (unreserved || sub || c == b':' || c == b'@' || c == b'/') && c != b'.' {
@@ -182,7 +183,7 @@ mod tests {
     fn fast_classes() {
         let userinfo_plain = class(USERINFO)
             .chars()
-            .filter(|&c| c != ':' && !c.is_ascii_uppercase())
+            .filter(|&c| c != ':' && c != '-' && !c.is_ascii_uppercase())
             .collect::<String>();
         assert_eq!(class(AUTH_FAST), userinfo_plain);
         let mut path: Vec<char> = class(PCHAR).chars().filter(|&c| c != '.').collect();

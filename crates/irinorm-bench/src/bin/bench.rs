@@ -13,7 +13,8 @@
 //! that time spent descheduled on a busy machine is not counted; `--clock
 //! wall` uses the monotonic wall clock instead.
 //! The table shows the median over the rounds: ns per item, MB/s of input,
-//! and the time relative to irinorm's (`1.50` = 50% slower than irinorm).
+//! and the time relative to the operation's baseline, its first library
+//! (irinorm; `irinorm rfc` for the presets): `1.50` = 50% slower.
 //! The spread column is the inter-quartile range over the median.
 
 use std::process::ExitCode;
@@ -21,7 +22,7 @@ use std::time::Instant;
 
 use rustix::time::{clock_gettime, ClockId};
 
-use irinorm_bench::{operations, Checksum, Entry, Inputs, BASELINE, REGISTRY};
+use irinorm_bench::{baseline, operations, Checksum, Entry, Inputs, REGISTRY};
 
 const USAGE: &str = "usage: bench [--filter SUBSTR]... [--lib SUBSTR]... [--dataset SUBSTR]... \
 [--only NAME] [--rounds N] [--min-sample-ms MS] [--clock cpu|wall] [--markdown] [--list]
@@ -189,11 +190,12 @@ fn rows(g: &Group<'_>) -> Vec<Row> {
             (med, (quantile(&s, 0.75) - quantile(&s, 0.25)) / med)
         })
         .collect();
+    let base_lib = baseline(g.op);
     let base = g
         .cells
         .iter()
         .zip(&stats)
-        .find(|(c, _)| c.entry.lib == BASELINE)
+        .find(|(c, _)| Some(c.entry.lib) == base_lib)
         .map(|(_, s)| s.0);
     g.cells
         .iter()
@@ -218,7 +220,7 @@ fn print_text(groups: &[Group<'_>]) {
             println!("\n== {op} ==");
             println!(
                 "{:<30} {:<18} {:>10} {:>10} {:>9} {:>10} {:>7}",
-                "data set", "library", "accepted", "ns/item", "MB/s", "vs irinorm", "spread"
+                "data set", "library", "accepted", "ns/item", "MB/s", "vs base", "spread"
             );
         }
         for r in rows(g) {
@@ -243,12 +245,12 @@ fn print_markdown(groups: &[Group<'_>]) {
             op = g.op;
             println!("\n### {op}\n");
             println!(
-                "| data set | library | accepted | ns/item | MB/s | time vs irinorm | spread |"
+                "| data set | library | accepted | ns/item | MB/s | time vs baseline | spread |"
             );
             println!("|---|---|---:|---:|---:|---:|---:|");
         }
         for r in rows(g) {
-            let lib = if r.lib == BASELINE {
+            let lib = if Some(r.lib) == baseline(g.op) {
                 format!("**{}**", r.lib)
             } else {
                 r.lib.to_owned()
@@ -282,7 +284,7 @@ fn main() -> ExitCode {
     };
     if args.list {
         for e in REGISTRY {
-            println!("{:<30} {:<18} {:?}", e.op, e.lib, e.kind);
+            println!("{:<38} {:<28} {:?}", e.op, e.lib, e.kind);
         }
         return ExitCode::SUCCESS;
     }
@@ -298,7 +300,7 @@ fn main() -> ExitCode {
     {
         let entries: Vec<Entry> = REGISTRY
             .iter()
-            .filter(|e| e.op == op && (e.lib == BASELINE || matches(e.lib, &args.libs)))
+            .filter(|e| e.op == op && (Some(e.lib) == baseline(op) || matches(e.lib, &args.libs)))
             .filter(|e| args.only.as_ref().is_none_or(|o| o == e.lib))
             .copied()
             .collect();
@@ -369,7 +371,7 @@ fn main() -> ExitCode {
     eprintln!();
 
     let what = format!(
-        "median of {} interleaved rounds, {}; \"time vs irinorm\" = library time / irinorm time (above 1: irinorm is faster); spread = inter-quartile range / median",
+        "median of {} interleaved rounds, {}; \"time vs baseline\" = library time / time of the bold row (above 1: the baseline is faster); spread = inter-quartile range / median",
         args.rounds,
         args.clock.name()
     );

@@ -8,7 +8,7 @@ use super::{Form, Options, Rung, Warning};
 use crate::error::Component;
 use crate::host::{parse_ipv6, write_ipv6_canonical, HostKind};
 use crate::idn::{self, IdnaError, IdnaErrorKind};
-use crate::parse::{Meta, BIDI};
+use crate::parse::{Meta, BIDI, HAS_AUTH, HAS_USERINFO};
 use crate::pct;
 use crate::scheme::SchemeInfo;
 use crate::table::{is, REG_NAME};
@@ -133,10 +133,16 @@ fn write_ipv6<T: Trace>(out: &mut String, host: &str, offset: usize, rung2: bool
 /// all when the profile checks ASCII names (STD3 rules, hyphens, lengths).
 #[inline]
 pub(crate) fn may_need_idn(host: &str, profile: &idn::IdnaProfile) -> bool {
+    may_need_idn_bytes(host.as_bytes(), profile)
+}
+
+/// [`may_need_idn`] on the bytes of the host.
+#[inline]
+pub(crate) fn may_need_idn_bytes(host: &[u8], profile: &idn::IdnaProfile) -> bool {
     if profile.checks_ascii() {
         return !host.is_empty();
     }
-    idn::scan_host(host.as_bytes(), true)
+    idn::scan_host(host, true)
 }
 
 /// `file://localhost/p` is `file:///p` (RFC 8089 §2): whether this
@@ -146,12 +152,28 @@ pub(crate) fn may_need_idn(host: &str, profile: &idn::IdnaProfile) -> bool {
 /// Looking at the raw text instead made `file://%6Cocalhost/p` and
 /// `file://localhost:/p` normalize to `file://localhost/p`, whose own
 /// normal form is `file:///p` (not idempotent).
-#[inline]
+#[inline(always)]
 pub(crate) fn is_file_localhost(s: &str, m: &Meta) -> bool {
-    m.userinfo(s).is_none()
-        && m.port(s).is_none_or(str::is_empty)
-        && m.host(s)
-            .is_some_and(|h| pct::decode(h).eq_ignore_ascii_case(b"localhost"))
+    // Byte offsets, the host first: this runs for every `file` URL, and
+    // most have an empty host or another name. Without a triplet the host
+    // must be `localhost` itself; with one, it is 10 to 27 bytes long.
+    if !m.has(HAS_AUTH) || m.has(HAS_USERINFO) {
+        return false;
+    }
+    let (start, end) = (m.host_start as usize, m.host_end as usize);
+    let localhost = match end.saturating_sub(start) {
+        9 => s.as_bytes()[start..end].eq_ignore_ascii_case(b"localhost"),
+        10..=27 => encoded_localhost(&s[start..end]),
+        _ => false,
+    };
+    // No port, or an empty one.
+    localhost && (m.port_start == 0 || m.port_start == m.path_start)
+}
+
+/// A host with triplets that decodes to `localhost` (any case).
+#[cold]
+fn encoded_localhost(h: &str) -> bool {
+    h.contains('%') && pct::decode(h).eq_ignore_ascii_case(b"localhost")
 }
 
 /// Rung 2 for a DNS host that rung 1 wrote at `out[at..]`: decode it, run
@@ -227,7 +249,10 @@ pub(crate) fn idn_convert(
     };
     if converted.is_empty() {
         // Keep the host rather than silently emptying it (`http://%C2%AD/`).
-        return Err(IdnaError { kind: IdnaErrorKind::Empty, label: text.to_owned() });
+        return Err(IdnaError {
+            kind: IdnaErrorKind::Empty,
+            label: text.to_owned(),
+        });
     }
     // UTS #46 with the URL deny list still lets through ASCII that a
     // reg-name cannot hold (`"`, `{`...): refuse rather than emit an
@@ -282,7 +307,10 @@ mod tests {
             // to map, nothing to report (as before).
             assert_eq!(idn_convert("a%2Fb.com", form, &d), Ok(None));
             // A host UTS #46 maps to nothing is kept and reported.
-            assert_eq!(idn_convert("%C2%AD", form, &d).unwrap_err().kind, IdnaErrorKind::Empty);
+            assert_eq!(
+                idn_convert("%C2%AD", form, &d).unwrap_err().kind,
+                IdnaErrorKind::Empty
+            );
         }
         assert_eq!(
             idn_convert("%C3%A9.com", Form::Uri, &d).unwrap().as_deref(),

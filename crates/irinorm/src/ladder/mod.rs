@@ -35,8 +35,8 @@ use crate::error::{Component, ErrorKind, ParseError};
 use crate::host::HostKind;
 use crate::idn::{IdnaError, IdnaProfile};
 use crate::parse::{
-    self, Grammar, Meta, BIDI, DOT_SEG, HAS_AUTH, NON_ASCII, PCT_DIRTY, PCT_HIGH, UPPER_HOST,
-    UPPER_SCHEME,
+    self, Grammar, Meta, AUTH_DASH2, BIDI, DOT_SEG, HAS_AUTH, HAS_FRAGMENT, NON_ASCII, PCT_ANY,
+    PCT_DIRTY, PCT_HIGH, UPPER_HOST, UPPER_SCHEME,
 };
 use crate::path::{PathMode, PathWriter};
 use crate::scheme::{self, SchemeInfo, SchemeRegistry, Special};
@@ -311,14 +311,22 @@ impl Normalizer {
     /// The normal form and the warnings.
     pub fn normalize_full<'a>(&self, input: &'a str) -> Result<Normalized<'a>, ParseError> {
         let m = self.parse_input(input)?;
-        if self.base.is_none()
-            && self.opts.char_norm == CharNorm::None
-            && is_normal_fast(input, &m, &self.opts)
-        {
-            return Ok(Normalized {
-                text: Cow::Borrowed(input),
-                warnings: Vec::new(),
-            });
+        match self.fast_path(input, &m, &self.opts) {
+            Fast::Same => {
+                return Ok(Normalized {
+                    text: Cow::Borrowed(input),
+                    warnings: Vec::new(),
+                })
+            }
+            Fast::Root => {
+                let mut out = String::with_capacity(input.len() + 1);
+                push_with_root(&mut out, input, &m);
+                return Ok(Normalized {
+                    text: Cow::Owned(out),
+                    warnings: Vec::new(),
+                });
+            }
+            Fast::Slow => {}
         }
         let mut out = String::with_capacity(input.len() + 16);
         let mut warnings = Vec::new();
@@ -339,17 +347,49 @@ impl Normalizer {
         input: &str,
         out: &mut String,
     ) -> Result<Vec<Warning>, ParseError> {
+        // As `normalize_into_split`, without moving the `Meta` around.
         let m = self.parse_input(input)?;
         let mut warnings = Vec::new();
-        if self.base.is_none()
-            && self.opts.char_norm == CharNorm::None
-            && is_normal_fast(input, &m, &self.opts)
-        {
+        // Tests in order of frequency (a `match` here became a jump table).
+        let fast = self.fast_path(input, &m, &self.opts);
+        if fast == Fast::Same {
             out.push_str(input);
+        } else if fast == Fast::Root {
+            push_with_root(out, input, &m);
         } else {
             self.run(input, &m, &self.opts, out, &mut NoTrace, &mut warnings);
         }
         Ok(warnings)
+    }
+
+    /// [`Normalizer::normalize_into`], and the components of the text it
+    /// appended when they are known without a second scan: when the input
+    /// was already normal, the appended text is the input and its
+    /// components are the parser's (`Some`, offsets from the start of the
+    /// appended text); otherwise `None` ([`crate::split_trusted`] finds
+    /// them). For layers on top of the ladder (named rules).
+    #[inline]
+    pub fn normalize_into_split(
+        &self,
+        input: &str,
+        out: &mut String,
+    ) -> Result<(Vec<Warning>, Option<Meta>), ParseError> {
+        let m = self.parse_input(input)?;
+        let mut warnings = Vec::new();
+        match self.fast_path(input, &m, &self.opts) {
+            Fast::Same => {
+                out.push_str(input);
+                Ok((warnings, Some(m)))
+            }
+            Fast::Root => {
+                push_with_root(out, input, &m);
+                Ok((warnings, None))
+            }
+            Fast::Slow => {
+                self.run(input, &m, &self.opts, out, &mut NoTrace, &mut warnings);
+                Ok((warnings, None))
+            }
+        }
     }
 
     /// The comparison key of `input` at the configured rung: the `uri`-form
@@ -364,6 +404,17 @@ impl Normalizer {
 
     /// [`Normalizer::key`], appended to `out`.
     pub fn key_into(&self, input: &str, out: &mut String) -> Result<(), ParseError> {
+        self.key_at(self.opts.rung, input, out).map(|_| ())
+    }
+
+    /// [`Normalizer::key_into`], and the components of the key when they
+    /// are known without a second scan (as [`Normalizer::normalize_into_split`]).
+    #[inline]
+    pub fn key_into_split(
+        &self,
+        input: &str,
+        out: &mut String,
+    ) -> Result<Option<Meta>, ParseError> {
         self.key_at(self.opts.rung, input, out)
     }
 
@@ -371,9 +422,32 @@ impl Normalizer {
     /// millions of keys. Two different keys collide with probability about
     /// 2^-128; among n keys, about n²/2^129 (for n = 10^9: 1.5·10^-21).
     pub fn digest(&self, input: &str) -> Result<Key, ParseError> {
+        self.key_split(input).map(|(k, _)| Key::of(&k))
+    }
+
+    /// The key of `input`, borrowed when it is the input itself (already
+    /// normal: the fast path never holds for a URN at rung 2, the one
+    /// scheme whose key differs from its normal form), with its components
+    /// then (as [`Normalizer::normalize_into_split`]). No allocation for
+    /// already-normal input: what digests and the named rules build on.
+    pub fn key_split<'a>(
+        &self,
+        input: &'a str,
+    ) -> Result<(Cow<'a, str>, Option<Meta>), ParseError> {
+        let m = self.parse_input(input)?;
+        let opts = self.key_options(self.opts.rung);
+        let fast = self.fast_path(input, &m, &opts);
+        if fast == Fast::Same {
+            return Ok((Cow::Borrowed(input), Some(m)));
+        }
         let mut s = String::with_capacity(input.len() + 8);
-        self.key_into(input, &mut s)?;
-        Ok(Key::of(&s))
+        if fast == Fast::Root {
+            push_with_root(&mut s, input, &m);
+        } else {
+            self.run(input, &m, &opts, &mut s, &mut NoTrace, &mut Vec::new());
+        }
+        key::project(&mut s, 0, &opts);
+        Ok((Cow::Owned(s), None))
     }
 
     /// Whether `a` and `b` are equivalent at the configured rung.
@@ -450,24 +524,77 @@ impl Normalizer {
         parse::parse(input, Grammar::IriReference)
     }
 
-    fn key_at(&self, rung: Rung, input: &str, out: &mut String) -> Result<(), ParseError> {
+    /// The key at `rung` appended to `out`; its components when known
+    /// (already-normal input: the key is the input itself).
+    fn key_at(
+        &self,
+        rung: Rung,
+        input: &str,
+        out: &mut String,
+    ) -> Result<Option<Meta>, ParseError> {
         let m = self.parse_input(input)?;
-        let opts = Options {
-            rung,
-            form: Form::Uri,
-            ..self.opts.clone()
-        };
+        let opts = self.key_options(rung);
         let start = out.len();
-        if self.base.is_none()
-            && opts.char_norm == CharNorm::None
-            && is_normal_fast(input, &m, &opts)
-        {
-            out.push_str(input);
-        } else {
-            self.run(input, &m, &opts, out, &mut NoTrace, &mut Vec::new());
+        match self.fast_path(input, &m, &opts) {
+            Fast::Same => {
+                // Never a URN at rung 2 (the fast path refuses scheme
+                // normalizers): the projection has nothing to remove.
+                out.push_str(input);
+                key::project(out, start, &opts);
+                debug_assert!(
+                    out[start..] == *input,
+                    "a fast-path key is the input itself: {input:?}"
+                );
+                return Ok(Some(m));
+            }
+            Fast::Root => push_with_root(out, input, &m),
+            Fast::Slow => self.run(input, &m, &opts, out, &mut NoTrace, &mut Vec::new()),
         }
         key::project(out, start, &opts);
-        Ok(())
+        Ok(None)
+    }
+
+    /// The options of a key at `rung`: `uri` form (borrowed when the
+    /// normalizer's own options are those).
+    fn key_options(&self, rung: Rung) -> Cow<'_, Options> {
+        if rung == self.opts.rung && self.opts.form == Form::Uri {
+            Cow::Borrowed(&self.opts)
+        } else {
+            Cow::Owned(Options {
+                rung,
+                form: Form::Uri,
+                ..self.opts.clone()
+            })
+        }
+    }
+
+    /// Whether the normal form of `input` (parsed as `m`) under `o` is
+    /// known without computing it: no base, no character normalization,
+    /// and the parser's hints say so ([`fast_kind`]). Debug builds check
+    /// the answer against the full computation (same text, no warnings).
+    #[inline]
+    fn fast_path(&self, input: &str, m: &Meta, o: &Options) -> Fast {
+        if self.base.is_some() || o.char_norm != CharNorm::None {
+            return Fast::Slow;
+        }
+        let fast = fast_kind(input, m, o);
+        #[cfg(debug_assertions)]
+        if fast != Fast::Slow {
+            let (mut out, mut w) = (String::new(), Vec::new());
+            write_normal(input, m, o, &mut out, &mut NoTrace, &mut w);
+            let mut want = String::new();
+            match fast {
+                Fast::Root => push_with_root(&mut want, input, m),
+                _ => want.push_str(input),
+            }
+            assert!(
+                out == want && w.is_empty(),
+                "fast path {fast:?} is wrong for {input:?} at {} / {}: {out:?} {w:?}",
+                o.rung,
+                o.form.name()
+            );
+        }
+        fast
     }
 
     /// Everything before the ladder proper: base resolution and character
@@ -546,64 +673,110 @@ pub fn key(input: &str, opts: &Options) -> Result<String, ParseError> {
 }
 
 /// Looks up the scheme of a reference (given lower case) for rung 2.
-#[inline]
+#[inline(always)]
 fn scheme_info(o: &Options, lower: &str) -> SchemeInfo {
     o.schemes.get(lower).copied().unwrap_or(SchemeInfo::UNKNOWN)
 }
 
-/// Whether the parser's hints prove that `s` is already normal, so it can
-/// be returned without being copied. Conservative: `false` only means
-/// "compute it".
-fn is_normal_fast(s: &str, m: &Meta, o: &Options) -> bool {
-    if o.rung == Rung::String {
-        return !(o.ignore_fragment && m.fragment(s).is_some());
-    }
+/// What the fast path knows of a normal form.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Fast {
+    /// Nothing: compute it ([`write_normal`]).
+    Slow,
+    /// The input is already normal.
+    Same,
+    /// The input with `/` as its path: normal but for an empty path after
+    /// an authority, which the scheme says means `/` (`http://a.example`,
+    /// `https://a.example?q`). Common enough in crawled links to be spared
+    /// the full computation.
+    Root,
+}
+
+/// The input with `/` inserted where its (empty) path is.
+#[inline]
+fn push_with_root(out: &mut String, s: &str, m: &Meta) {
+    let p = m.path_start as usize;
+    out.push_str(&s[..p]);
+    out.push('/');
+    out.push_str(&s[p..]);
+}
+
+/// Whether the parser's hints prove that `s` is already normal (or normal
+/// but for its empty path, [`Fast::Root`]), so it can be returned without
+/// being computed. Conservative: [`Fast::Slow`] only means "compute it".
+fn fast_kind(s: &str, m: &Meta, o: &Options) -> Fast {
     let f = m.flags;
-    if f & (UPPER_SCHEME | UPPER_HOST | PCT_DIRTY | DOT_SEG) != 0 {
-        return false;
+    if o.rung == Rung::String {
+        return if o.ignore_fragment && f & HAS_FRAGMENT != 0 {
+            Fast::Slow
+        } else {
+            Fast::Same
+        };
     }
+    if f & (UPPER_SCHEME | UPPER_HOST | PCT_DIRTY | DOT_SEG) != 0 {
+        return Fast::Slow;
+    }
+    match o.form {
+        Form::Uri if f & NON_ASCII != 0 => return Fast::Slow,
+        Form::Iri if f & (PCT_HIGH | BIDI) != 0 => return Fast::Slow,
+        _ => {}
+    }
+    if o.ignore_fragment && f & HAS_FRAGMENT != 0 {
+        return Fast::Slow;
+    }
+    // Byte offsets from here on (this runs for every input: `&s[a..b]`
+    // would check two char boundaries each time).
+    let b = s.as_bytes();
+    let has_auth = f & HAS_AUTH != 0;
+    let host: &[u8] = if has_auth {
+        &b[m.host_start as usize..m.host_end as usize]
+    } else {
+        &[]
+    };
     // The parser does not look into the triplets of an RFC 6874 zone
     // (`[fe80::1%25en%2f1]`, `%25%41`): rung 1 normalizes them like any
     // other, so a zone always takes the slow path (zones are rare).
-    if m.host_kind() == HostKind::Ipv6 && m.host(s).is_some_and(|h| h.contains('%')) {
-        return false;
-    }
-    match o.form {
-        Form::Uri if f & NON_ASCII != 0 => return false,
-        Form::Iri if f & (PCT_HIGH | BIDI) != 0 => return false,
-        _ => {}
-    }
-    if o.ignore_fragment && m.fragment(s).is_some() {
-        return false;
+    if has_auth && m.host_kind() == HostKind::Ipv6 && host.contains(&b'%') {
+        return Fast::Slow;
     }
     if o.rung == Rung::Scheme {
-        let info = m
-            .scheme(s)
-            .map_or(SchemeInfo::UNKNOWN, |sch| scheme_info(o, sch));
+        let info = match m.scheme_end {
+            0 => SchemeInfo::UNKNOWN,
+            end => scheme_info(o, &s[..end as usize]),
+        };
         match info.special {
             Special::None => {}
             Special::File if !host::is_file_localhost(s, m) => {}
-            _ => return false,
+            _ => return Fast::Slow,
         }
-        if let Some(host) = m.host(s) {
+        if has_auth {
             match m.host_kind() {
-                HostKind::Ipv6 => return false,
-                HostKind::RegName if info.dns_host && host::may_need_idn(host, &o.idna) => {
-                    return false
+                HostKind::Ipv6 => return Fast::Slow,
+                // Without `%`, non-ASCII and "--" anywhere in the authority
+                // (parser hints) no host can need UTS #46, unless the
+                // profile checks ASCII names too.
+                HostKind::RegName
+                    if info.dns_host
+                        && (f & (NON_ASCII | PCT_ANY | AUTH_DASH2) != 0
+                            || o.idna.checks_ascii())
+                        && host::may_need_idn_bytes(host, &o.idna) =>
+                {
+                    return Fast::Slow
                 }
                 _ => {}
             }
             if let Some(p) = m.port(s) {
                 if !port::is_normal(p, info.default_port) {
-                    return false;
+                    return Fast::Slow;
                 }
             }
-            if info.empty_path_is_root && m.path(s).is_empty() {
-                return false;
+            if info.empty_path_is_root && m.path_start == m.path_end {
+                // Everything else is normal (this test comes last).
+                return Fast::Root;
             }
         }
     }
-    true
+    Fast::Same
 }
 
 /// Rungs 1 and 2 in one pass over the components of `s`, appending to `out`.

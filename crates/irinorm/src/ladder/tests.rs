@@ -237,3 +237,50 @@ fn explain_reports_rules() {
     let string = e.steps.iter().find(|s| s.rung == Rung::String).unwrap();
     assert!(string.changes.is_empty());
 }
+
+#[test]
+fn fast_paths_agree_with_the_full_computation() {
+    // Fast::Same, Fast::Root and Fast::Slow inputs, through every entry
+    // point that has a fast path (debug builds also check each answer
+    // against `write_normal`).
+    let nz = Normalizer::default();
+    for (s, want, kind) in [
+        ("http://a.example/x", "http://a.example/x", Fast::Same),
+        ("http://a.example", "http://a.example/", Fast::Root),
+        (
+            "https://a.example?q#f",
+            "https://a.example/?q#f",
+            Fast::Root,
+        ),
+        (
+            "https://u@a.example:8443#f",
+            "https://u@a.example:8443/#f",
+            Fast::Root,
+        ),
+        ("ldap://a.example", "ldap://a.example", Fast::Same),
+        ("foo://a.example", "foo://a.example", Fast::Same),
+        ("http://a.example:80", "http://a.example/", Fast::Slow),
+        ("HTTP://a.example", "http://a.example/", Fast::Slow),
+        (
+            "http://xn--bcher-kva.example",
+            "http://xn--bcher-kva.example/",
+            Fast::Slow,
+        ),
+    ] {
+        let m = parse::parse(s, Grammar::IriReference).unwrap();
+        assert_eq!(nz.fast_path(s, &m, nz.options()), kind, "{s}");
+        assert_eq!(nz.normalize(s).unwrap(), want, "{s}");
+        let mut out = String::from(">");
+        nz.normalize_into(s, &mut out).unwrap();
+        assert_eq!(out, format!(">{want}"));
+        let mut out = String::from(">");
+        let (_, meta) = nz.normalize_into_split(s, &mut out).unwrap();
+        assert_eq!(out, format!(">{want}"));
+        if let Some(meta) = meta {
+            assert!(meta.same_structure(&parse::split_trusted(&out[1..])), "{s}");
+        }
+        assert_eq!(nz.key(s).unwrap(), want);
+        assert_eq!(nz.key_split(s).unwrap().0, want);
+        assert_eq!(nz.digest(s).unwrap(), Key::of(want));
+    }
+}

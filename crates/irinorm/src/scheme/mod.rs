@@ -113,14 +113,28 @@ impl SchemeInfo {
     }
 }
 
+static HTTP: SchemeInfo = SchemeInfo::web(80); // RFC 9110 §4.2.1, §4.2.3
+static HTTPS: SchemeInfo = SchemeInfo::web(443); // RFC 9110 §4.2.2, §4.2.3
+static FILE: SchemeInfo = SchemeInfo::special(Special::File, true); // RFC 8089
+
 /// The built-in table. Every entry is an IANA-registered scheme (permanent
 /// unless marked provisional) with the default port its specification gives.
+///
+/// Rung 2 looks the scheme of every reference up here: `https`, `http` and
+/// `file` are compared inline, the others go through one integer `match`
+/// on the length and a [`key`] of the name, each arm a constant.
+#[inline]
 pub fn builtin(scheme: &str) -> Option<&'static SchemeInfo> {
+    match scheme.as_bytes() {
+        b"https" => Some(&HTTPS),
+        b"http" => Some(&HTTP),
+        b"file" => Some(&FILE),
+        _ => builtin_table(scheme),
+    }
+}
+
+fn builtin_table(scheme: &str) -> Option<&'static SchemeInfo> {
     use Special as S;
-    // Each `static` is referenced by the match below; written as one
-    // match so the compiler turns it into length + byte comparisons.
-    static HTTP: SchemeInfo = SchemeInfo::web(80); // RFC 9110 §4.2.1, §4.2.3
-    static HTTPS: SchemeInfo = SchemeInfo::web(443); // RFC 9110 §4.2.2, §4.2.3
     static WS: SchemeInfo = SchemeInfo::web(80); // RFC 6455 §3 (empty path: "/")
     static WSS: SchemeInfo = SchemeInfo::web(443); // RFC 6455 §3
     static FTP: SchemeInfo = SchemeInfo::web(21); // RFC 1738 §3.2
@@ -160,60 +174,133 @@ pub fn builtin(scheme: &str) -> Option<&'static SchemeInfo> {
     static SVN: SchemeInfo = SchemeInfo::dns(3690); // IANA (provisional)
     static REDIS: SchemeInfo = SchemeInfo::dns(6379); // IANA (provisional)
     static REDISS: SchemeInfo = SchemeInfo::dns(6379); // IANA (provisional)
-    static FILE: SchemeInfo = SchemeInfo::special(S::File, true); // RFC 8089
     static MAILTO: SchemeInfo = SchemeInfo::special(S::Mailto, true); // RFC 6068
     static URN: SchemeInfo = SchemeInfo::special(S::Urn, false); // RFC 8141
     static TEL: SchemeInfo = SchemeInfo::special(S::Tel, false); // RFC 3966
     static DATA: SchemeInfo = SchemeInfo::special(S::Data, false); // RFC 2397
-    Some(match scheme {
-        "http" => &HTTP,
-        "https" => &HTTPS,
-        "ws" => &WS,
-        "wss" => &WSS,
-        "ftp" => &FTP,
-        "coap" => &COAP,
-        "coaps" => &COAPS,
-        "coap+tcp" => &COAP_TCP,
-        "coaps+tcp" => &COAPS_TCP,
-        "coap+ws" => &COAP_WS,
-        "coaps+ws" => &COAPS_WS,
-        "telnet" => &TELNET,
-        "gopher" => &GOPHER,
-        "ldap" => &LDAP,
-        "ldaps" => &LDAPS,
-        "nntp" => &NNTP,
-        "news" => &NEWS,
-        "snews" => &SNEWS,
-        "imap" => &IMAP,
-        "pop" => &POP,
-        "rtsp" => &RTSP,
-        "rtsps" => &RTSPS,
-        "rtspu" => &RTSPU,
-        "rsync" => &RSYNC,
-        "snmp" => &SNMP,
-        "ipp" => &IPP,
-        "ipps" => &IPPS,
-        "dns" => &DNS,
-        "prospero" => &PROSPERO,
-        "wais" => &WAIS,
-        "z39.50r" | "z39.50s" => &Z3950,
-        "acap" => &ACAP,
-        "icap" => &ICAP,
-        "vnc" => &VNC,
-        "nfs" => &NFS,
-        "ssh" => &SSH,
-        "sftp" => &SFTP,
-        "git" => &GIT,
-        "svn" => &SVN,
-        "redis" => &REDIS,
-        "rediss" => &REDISS,
-        "file" => &FILE,
-        "mailto" => &MAILTO,
-        "urn" => &URN,
-        "tel" => &TEL,
-        "data" => &DATA,
+    let b = scheme.as_bytes();
+    if b.len() > 8 {
+        // The one built-in name longer than a key.
+        return (scheme == "coaps+tcp").then_some(&COAPS_TCP);
+    }
+    // One constant per name (`key` is a `const fn`; patterns need items).
+    macro_rules! names {
+        ($($k:ident = $n:literal),* $(,)?) => {
+            $(const $k: (usize, u64) = ($n.len(), key($n.as_bytes()));)*
+        };
+    }
+    names!(
+        K_HTTP = "http",
+        K_HTTPS = "https",
+        K_WS = "ws",
+        K_WSS = "wss",
+        K_FTP = "ftp",
+        K_COAP = "coap",
+        K_COAPS = "coaps",
+        K_COAP_TCP = "coap+tcp",
+        K_COAP_WS = "coap+ws",
+        K_COAPS_WS = "coaps+ws",
+        K_TELNET = "telnet",
+        K_GOPHER = "gopher",
+        K_LDAP = "ldap",
+        K_LDAPS = "ldaps",
+        K_NNTP = "nntp",
+        K_NEWS = "news",
+        K_SNEWS = "snews",
+        K_IMAP = "imap",
+        K_POP = "pop",
+        K_RTSP = "rtsp",
+        K_RTSPS = "rtsps",
+        K_RTSPU = "rtspu",
+        K_RSYNC = "rsync",
+        K_SNMP = "snmp",
+        K_IPP = "ipp",
+        K_IPPS = "ipps",
+        K_DNS = "dns",
+        K_PROSPERO = "prospero",
+        K_WAIS = "wais",
+        K_Z39_50R = "z39.50r",
+        K_Z39_50S = "z39.50s",
+        K_ACAP = "acap",
+        K_ICAP = "icap",
+        K_VNC = "vnc",
+        K_NFS = "nfs",
+        K_SSH = "ssh",
+        K_SFTP = "sftp",
+        K_GIT = "git",
+        K_SVN = "svn",
+        K_REDIS = "redis",
+        K_REDISS = "rediss",
+        K_FILE = "file",
+        K_MAILTO = "mailto",
+        K_URN = "urn",
+        K_TEL = "tel",
+        K_DATA = "data",
+    );
+    Some(match (b.len(), key(b)) {
+        K_HTTP => &HTTP,
+        K_HTTPS => &HTTPS,
+        K_WS => &WS,
+        K_WSS => &WSS,
+        K_FTP => &FTP,
+        K_COAP => &COAP,
+        K_COAPS => &COAPS,
+        K_COAP_TCP => &COAP_TCP,
+        K_COAP_WS => &COAP_WS,
+        K_COAPS_WS => &COAPS_WS,
+        K_TELNET => &TELNET,
+        K_GOPHER => &GOPHER,
+        K_LDAP => &LDAP,
+        K_LDAPS => &LDAPS,
+        K_NNTP => &NNTP,
+        K_NEWS => &NEWS,
+        K_SNEWS => &SNEWS,
+        K_IMAP => &IMAP,
+        K_POP => &POP,
+        K_RTSP => &RTSP,
+        K_RTSPS => &RTSPS,
+        K_RTSPU => &RTSPU,
+        K_RSYNC => &RSYNC,
+        K_SNMP => &SNMP,
+        K_IPP => &IPP,
+        K_IPPS => &IPPS,
+        K_DNS => &DNS,
+        K_PROSPERO => &PROSPERO,
+        K_WAIS => &WAIS,
+        K_Z39_50R | K_Z39_50S => &Z3950,
+        K_ACAP => &ACAP,
+        K_ICAP => &ICAP,
+        K_VNC => &VNC,
+        K_NFS => &NFS,
+        K_SSH => &SSH,
+        K_SFTP => &SFTP,
+        K_GIT => &GIT,
+        K_SVN => &SVN,
+        K_REDIS => &REDIS,
+        K_REDISS => &REDISS,
+        K_FILE => &FILE,
+        K_MAILTO => &MAILTO,
+        K_URN => &URN,
+        K_TEL => &TEL,
+        K_DATA => &DATA,
         _ => return None,
     })
+}
+
+/// A key that tells apart every two strings of the same length up to 8
+/// bytes: the first and last four bytes (overlapping below 8), or for
+/// shorter ones the first, second and last bytes.
+const fn key(b: &[u8]) -> u64 {
+    let n = b.len();
+    if n == 0 {
+        0
+    } else if n < 4 {
+        b[0] as u64 | (b[n / 2] as u64) << 8 | (b[n - 1] as u64) << 16
+    } else {
+        let h = n - 4;
+        u32::from_le_bytes([b[0], b[1], b[2], b[3]]) as u64
+            | (u32::from_le_bytes([b[h], b[h + 1], b[h + 2], b[h + 3]]) as u64) << 32
+    }
 }
 
 /// Every scheme of the built-in table, for listing.
@@ -307,15 +394,26 @@ impl SchemeRegistry {
     /// What is known about a scheme, given in lower case.
     #[inline]
     pub fn get(&self, scheme_lower: &str) -> Option<&SchemeInfo> {
-        if let Some(map) = &self.overrides {
-            if let Some(v) = map.get(scheme_lower) {
-                return v.as_ref();
-            }
+        match &self.overrides {
+            // Rung 2 asks for every reference: the common case (no
+            // overrides) is inlined, the hash map lookup is not.
+            Some(map) => self.get_overridden(map, scheme_lower),
+            None if self.no_builtin => None,
+            None => builtin(scheme_lower),
         }
-        if self.no_builtin {
-            return None;
+    }
+
+    #[inline(never)]
+    fn get_overridden<'a>(
+        &'a self,
+        map: &'a HashMap<String, Option<SchemeInfo>>,
+        scheme_lower: &str,
+    ) -> Option<&'a SchemeInfo> {
+        match map.get(scheme_lower) {
+            Some(v) => v.as_ref(),
+            None if self.no_builtin => None,
+            None => builtin(scheme_lower),
         }
-        builtin(scheme_lower)
     }
 
     /// Every known scheme, sorted by name.
@@ -428,6 +526,51 @@ mod tests {
         for n in BUILTIN_NAMES {
             assert!(builtin(n).is_some(), "{n}");
         }
+    }
+
+    #[test]
+    fn builtin_lookup_is_exact() {
+        for n in BUILTIN_NAMES {
+            for other in [
+                format!("{n}\0"),
+                format!("\0{n}"),
+                format!("{n}s"),
+                format!("x{n}"),
+                n[..n.len() - 1].to_owned(),
+                n.to_ascii_uppercase(),
+            ] {
+                assert_eq!(
+                    builtin(&other).is_some(),
+                    BUILTIN_NAMES.contains(&other.as_str()),
+                    "{other:?}"
+                );
+            }
+        }
+        // Every one-byte change of every name.
+        let alphabet = b"abcdefghijklmnopqrstuvwxyz0123456789+-.AZ\0\xff";
+        for n in BUILTIN_NAMES {
+            for k in 0..n.len() {
+                for &c in alphabet {
+                    let mut v = n.as_bytes().to_vec();
+                    v[k] = c;
+                    let Ok(other) = String::from_utf8(v) else {
+                        continue;
+                    };
+                    assert_eq!(
+                        builtin(&other).is_some(),
+                        BUILTIN_NAMES.contains(&other.as_str()),
+                        "{other:?}"
+                    );
+                }
+            }
+        }
+        assert!(builtin("").is_none());
+        assert!(builtin("coaps+tcq").is_none());
+        assert!(builtin("coaps+tcpx").is_none());
+        assert_eq!(builtin("z39.50s").unwrap().default_port, Some(210));
+        assert_eq!(builtin("coaps+tcp").unwrap().default_port, Some(5684));
+        assert_eq!(builtin("file").unwrap().special, Special::File);
+        assert_eq!(builtin("data").unwrap().special, Special::Data);
     }
 
     #[test]
