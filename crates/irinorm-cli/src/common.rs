@@ -93,7 +93,8 @@ pub(crate) struct IoArgs {
     #[arg(long, value_name = "LABEL")]
     pub(crate) input_encoding: Option<String>,
 
-    /// Worker threads; 0 (the default) uses every core. Output keeps input
+    /// Worker threads; 0 (the default) uses every core (dedupe: every core
+    /// but one, which the table's writer thread needs). Output keeps input
     /// order whatever the number.
     #[arg(short = 'j', long, value_name = "N", default_value_t = 0)]
     pub(crate) threads: usize,
@@ -249,10 +250,13 @@ pub(crate) fn execute(
         io.files.clone(),
     );
     let cfg = Config {
-        threads: if io.threads == 0 {
-            default_threads()
-        } else {
-            io.threads
+        threads: match (io.threads, &task) {
+            // dedupe's table lives on the writer thread, which is busy: leave
+            // it a core (on 2 cores, 1 worker + the writer beats 2 workers
+            // competing with it by ~20%, BENCHMARKS.md).
+            (0, Task::Dedupe(..)) => default_threads().saturating_sub(1).max(1),
+            (0, Task::Map(_)) => default_threads(),
+            (n, _) => n,
         },
         chunk_size: io.chunk_size,
         strict: io.strict,

@@ -288,8 +288,12 @@ pub fn run(inputs: Inputs, cfg: &Config, task: Task<'_>, sink: &mut Sink) -> io:
         ));
     }
     inputs.check()?;
+    let inputs_size = match task {
+        Task::Dedupe(..) => inputs.total_size(),
+        Task::Map(_) => None,
+    };
     let total = if cfg.progress {
-        inputs.total_size()
+        inputs_size.or_else(|| inputs.total_size())
     } else {
         None
     };
@@ -344,7 +348,7 @@ pub fn run(inputs: Inputs, cfg: &Config, task: Task<'_>, sink: &mut Sink) -> io:
         ..Summary::default()
     };
     let mut dedupe = match task {
-        Task::Dedupe(_, d) => Some(Dedupe::new(d, cfg.format)),
+        Task::Dedupe(_, d) => Some(Dedupe::new(d, cfg.format, inputs_size)),
         Task::Map(_) => None,
     };
 
