@@ -156,7 +156,11 @@ impl Dedupe {
     /// space, not RAM.
     pub(crate) fn new(cfg: DedupeConfig, format: Format, input_bytes: Option<u64>) -> Self {
         let keys = input_bytes.map_or(0, |b| (b / BYTES_PER_KEY).min(MAX_RESERVED_KEYS)) as usize;
-        let text = if cfg.hash_keys { 0 } else { input_bytes.map_or(0, |b| b.min(MAX_RESERVED_TEXT)) as usize };
+        let text = if cfg.hash_keys {
+            0
+        } else {
+            input_bytes.map_or(0, |b| b.min(MAX_RESERVED_TEXT)) as usize
+        };
         Dedupe {
             cfg,
             format,
@@ -226,7 +230,9 @@ impl Dedupe {
             self.key_hashes.push(hash);
             let hashes = &self.key_hashes;
             self.table
-                .insert_unique(hash, (id, (hash >> 32) as u32), |&(x, _)| hashes[x as usize]);
+                .insert_unique(hash, (id, (hash >> 32) as u32), |&(x, _)| {
+                    hashes[x as usize]
+                });
         }
         if self.stores_text() {
             self.key_ranges
