@@ -423,7 +423,7 @@ impl Dedupe {
     /// been written (space reserved up front but never touched is not
     /// resident, so it is not counted).
     pub(crate) fn memory(&self) -> u64 {
-        fn cap<T>(v: &Vec<T>) -> u64 {
+        fn cap<T>(v: &[T]) -> u64 {
             (v.len() * std::mem::size_of::<T>()) as u64
         }
         // hashbrown: one control byte per bucket (all of them are written),
