@@ -424,7 +424,7 @@ impl Dedupe {
     /// resident, so it is not counted).
     pub(crate) fn memory(&self) -> u64 {
         fn cap<T>(v: &[T]) -> u64 {
-            (v.len() * std::mem::size_of::<T>()) as u64
+            std::mem::size_of_val(v) as u64
         }
         // hashbrown: one control byte per bucket (all of them are written),
         // and the entries in use.
