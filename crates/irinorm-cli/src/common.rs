@@ -130,9 +130,10 @@ pub(crate) struct RecordArgs {
 
     /// The column holding the identifier: a 1-based number, or a header name
     /// (then the first record of each input is a header). Implies --csv
-    /// unless --tsv is given.
+    /// unless --tsv is given. `compare` takes it twice: the two columns of
+    /// each pair.
     #[arg(long, value_name = "N|NAME", conflicts_with = "field")]
-    pub(crate) column: Option<String>,
+    pub(crate) column: Vec<String>,
 
     /// The first record of each input is a header (implied by a --column
     /// name): it is written once, not processed.
@@ -140,9 +141,9 @@ pub(crate) struct RecordArgs {
     pub(crate) header: bool,
 
     /// Input is JSON Lines: the identifier is the string field NAME of each
-    /// object.
+    /// object. `compare` takes it twice: the two fields of each pair.
     #[arg(long, value_name = "NAME")]
-    pub(crate) field: Option<String>,
+    pub(crate) field: Vec<String>,
 
     /// Put the result in column/field NAME (added when absent) instead of
     /// replacing the identifier.
@@ -151,14 +152,37 @@ pub(crate) struct RecordArgs {
 }
 
 impl RecordArgs {
+    /// The record mode for one identifier per record.
     pub(crate) fn mode(&self) -> Result<RecordMode, CliError> {
-        if let Some(field) = &self.field {
+        if self.column.len() > 1 || self.field.len() > 1 {
+            return usage("--column and --field are given once (twice only for compare's pairs)");
+        }
+        self.build(None)
+    }
+
+    /// The record mode for pairs (compare): `--column A --column B` or
+    /// `--field A --field B`; the result goes into `--into` (default
+    /// `comparison`).
+    pub(crate) fn pair_mode(&self) -> Result<RecordMode, CliError> {
+        match (self.column.len(), self.field.len()) {
+            (0, 0) => self.build(None),
+            (2, 0) | (0, 2) => self.build(Some("comparison")),
+            _ => usage(
+                "compare takes --column twice (or --field twice): the two identifiers of each pair",
+            ),
+        }
+    }
+
+    fn build(&self, pair_into: Option<&str>) -> Result<RecordMode, CliError> {
+        let into = self.into.clone().or(pair_into.map(str::to_owned));
+        if let Some(field) = self.field.first() {
             return Ok(RecordMode::Json {
                 field: field.clone(),
-                into: self.into.clone(),
+                field2: self.field.get(1).cloned(),
+                into,
             });
         }
-        let Some(col) = &self.column else {
+        let Some(col) = self.column.first() else {
             if self.csv
                 || self.tsv
                 || self.delimiter.is_some()
@@ -169,12 +193,8 @@ impl RecordArgs {
             }
             return Ok(RecordMode::Lines);
         };
-        let column = match col.parse::<usize>() {
-            Ok(0) => return usage("--column numbers start at 1"),
-            Ok(n) => Column::Index(n - 1),
-            Err(_) if col.is_empty() => return usage("--column needs a number or a header name"),
-            Err(_) => Column::Name(col.clone()),
-        };
+        let column = parse_column(col)?;
+        let column2 = self.column.get(1).map(|c| parse_column(c)).transpose()?;
         let (delimiter, quoting) = match (&self.delimiter, self.tsv) {
             (Some(_), true) => {
                 return usage("--delimiter goes with --csv, not --tsv (TSV is tab-separated)")
@@ -183,14 +203,25 @@ impl RecordArgs {
             (None, false) => (b',', true),
             (Some(d), false) => (parse_delimiter(d)?, true),
         };
-        let header = self.header || matches!(column, Column::Name(_));
+        let named = |c: &Column| matches!(c, Column::Name(_));
+        let header = self.header || named(&column) || column2.as_ref().is_some_and(named);
         Ok(RecordMode::Delimited {
             delimiter,
             quoting,
             column,
+            column2,
             header,
-            into: self.into.clone(),
+            into,
         })
+    }
+}
+
+fn parse_column(col: &str) -> Result<Column, CliError> {
+    match col.parse::<usize>() {
+        Ok(0) => usage("--column numbers start at 1"),
+        Ok(n) => Ok(Column::Index(n - 1)),
+        Err(_) if col.is_empty() => usage("--column needs a number or a header name"),
+        Err(_) => Ok(Column::Name(col.to_owned())),
     }
 }
 

@@ -409,3 +409,37 @@ fn frontier_and_quality_round_trip() {
     let text = v.to_string();
     assert!(text.contains("\"rfc\""), "{text}");
 }
+
+#[test]
+fn compare_on_records() {
+    let csv = b"id,old,new\n1,http://a/,HTTP://A:80/\n2,\"http://a/b\",\"http://a/c\"\n3,http://x y,http://a/\n";
+    let r = run(
+        &["compare", "--csv", "--column", "old", "--column", "new"],
+        csv,
+    );
+    assert_eq!(r.code, 1);
+    assert_eq!(
+        r.lines(),
+        [
+            "id,old,new,comparison",
+            "1,http://a/,HTTP://A:80/,equivalent (scheme)",
+            "2,http://a/b,http://a/c,different"
+        ]
+    );
+    let s = r.summary();
+    assert_eq!((s.read, s.written, s.rejected), (3, 2, 1));
+    let jsonl = b"{\"a\":\"http://a/%7e\",\"b\":\"http://a/~\",\"n\":1}\n{\"a\":\"http://a/\"}\n";
+    let r = run(
+        &["compare", "--field", "a", "--field", "b", "--into", "same"],
+        jsonl,
+    );
+    let v: serde_json::Value = serde_json::from_str(&r.lines()[0]).unwrap();
+    assert_eq!(v["same"], "equivalent (syntax)");
+    assert_eq!(v["n"], 1);
+    assert!(r.stderr.contains("missing-field"), "{}", r.stderr);
+    assert_eq!(run(&["compare", "--column", "1"], b"x,y\n").code, 2);
+    assert_eq!(
+        run(&["normalize", "--column", "1", "--column", "2"], b"x,y\n").code,
+        2
+    );
+}

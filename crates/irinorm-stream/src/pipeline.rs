@@ -263,6 +263,9 @@ struct ChunkOut {
 struct Scratch {
     value: String,
     decoded: String,
+    /// The second identifier of a pair, decoded, and the pair joined.
+    decoded2: String,
+    pair: String,
     csv: Option<CsvParser>,
 }
 
@@ -647,6 +650,8 @@ fn worker(
     let mut scratch = Scratch {
         value: String::new(),
         decoded: String::new(),
+        decoded2: String::new(),
+        pair: String::new(),
         csv: match &sh.records {
             RecordMode::Delimited {
                 delimiter, quoting, ..
@@ -769,6 +774,7 @@ impl Ctx<'_, '_> {
         span: Range<usize>,
         line: u64,
         field: &str,
+        field2: Option<&str>,
         into: Option<&str>,
     ) -> bool {
         self.stats.read += 1;
@@ -777,6 +783,7 @@ impl Ctx<'_, '_> {
             self.sh,
             raw,
             field,
+            field2,
             into,
             self.decoded,
             self.value,
@@ -813,6 +820,7 @@ fn json_record(
     sh: &Shared<'_>,
     raw: &[u8],
     field: &str,
+    field2: Option<&str>,
     into: Option<&str>,
     decoded: &mut String,
     value: &mut String,
@@ -822,7 +830,12 @@ fn json_record(
 ) -> Result<(), Failure> {
     let text = to_text(raw, sh.encoding, decoded)?;
     let rec = JsonRecord::parse(text)?;
-    let ident = rec.get_str(field)?;
+    let first = rec.get_str(field)?;
+    // A pair (for compare): the second field, joined to the first with a TAB.
+    let ident = match field2 {
+        None => first,
+        Some(f2) => std::borrow::Cow::Owned(format!("{first}\t{}", rec.get_str(f2)?)),
+    };
     match sh.task {
         Task::Map(op) => {
             value.clear();
@@ -889,6 +902,7 @@ fn process(sh: &Shared<'_>, scratch: &mut Scratch, c: ChunkIn) -> ChunkOut {
         keys,
     } = &mut *bufs;
     let data: &[u8] = &data[..*len];
+    let (decoded2, pair) = (&mut scratch.decoded2, &mut scratch.pair);
     let mut ctx = Ctx {
         sh,
         value: &mut scratch.value,
@@ -909,8 +923,12 @@ fn process(sh: &Shared<'_>, scratch: &mut Scratch, c: ChunkIn) -> ChunkOut {
                 ctx.line(data, span, line, chunk_text)
             })
         }
-        RecordMode::Json { field, into } => for_each_line(data, kind, |span, line| {
-            ctx.json(data, span, line, field, into.as_deref())
+        RecordMode::Json {
+            field,
+            field2,
+            into,
+        } => for_each_line(data, kind, |span, line| {
+            ctx.json(data, span, line, field, field2.as_deref(), into.as_deref())
         }),
         RecordMode::Delimited {
             delimiter, quoting, ..
@@ -933,7 +951,32 @@ fn process(sh: &Shared<'_>, scratch: &mut Scratch, c: ChunkIn) -> ChunkOut {
                         )),
                         Some(fb) => match to_text(fb, sh.encoding, ctx.decoded) {
                             Err(f) => Err(f),
-                            Ok(ident) => match sh.task {
+                            // A pair (for compare): the second column, joined
+                            // to the first with a TAB.
+                            Ok(first) => match layout.column2 {
+                                None => Ok(first),
+                                Some(c2) => match rec.field(c2) {
+                                    None => Err(Failure::new(
+                                        kind::MISSING_COLUMN,
+                                        0,
+                                        format!(
+                                            "the record has {} columns, not {}",
+                                            rec.len(),
+                                            c2 + 1
+                                        ),
+                                    )),
+                                    Some(fb2) => {
+                                        to_text(fb2, sh.encoding, &mut *decoded2).map(|second| {
+                                            pair.clear();
+                                            pair.push_str(first);
+                                            pair.push('\t');
+                                            pair.push_str(second);
+                                            pair.as_str()
+                                        })
+                                    }
+                                },
+                            }
+                            .and_then(|ident| match sh.task {
                                 Task::Map(op) => {
                                     ctx.value.clear();
                                     match op.apply(ident, ctx.value) {
@@ -961,7 +1004,7 @@ fn process(sh: &Shared<'_>, scratch: &mut Scratch, c: ChunkIn) -> ChunkOut {
                                     ident,
                                     rec.span.clone(),
                                 ),
-                            },
+                            }),
                         },
                     };
                     if !ctx.outcome(r, rec.line, raw) {
@@ -1265,6 +1308,7 @@ mod tests {
                 delimiter: b',',
                 quoting: true,
                 column: Column::Name("u".into()),
+                column2: None,
                 header: true,
                 into: None,
             },
@@ -1298,6 +1342,7 @@ mod tests {
                 delimiter: b',',
                 quoting: true,
                 column: Column::Name("nope".into()),
+                column2: None,
                 header: true,
                 into: None,
             },

@@ -36,6 +36,10 @@ pub enum RecordMode {
         quoting: bool,
         /// Where the identifier is.
         column: Column,
+        /// A second identifier (pairs, for `compare`): its text is joined to
+        /// the first with a TAB before the op sees it; the result then goes
+        /// to `into`.
+        column2: Option<Column>,
         /// Whether the first record of each input is a header (always
         /// with [`Column::Name`]).
         header: bool,
@@ -48,6 +52,9 @@ pub enum RecordMode {
     Json {
         /// The field holding the identifier (a string).
         field: String,
+        /// A second field (pairs, for `compare`), joined to the first with a
+        /// TAB.
+        field2: Option<String>,
         /// Put the result in this field (added when absent) instead of
         /// replacing `field`.
         into: Option<String>,
@@ -86,6 +93,8 @@ pub(crate) enum Target {
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Layout {
     pub(crate) column: usize,
+    /// The second column of a pair.
+    pub(crate) column2: Option<usize>,
     pub(crate) target: Target,
 }
 
@@ -95,10 +104,15 @@ impl Layout {
         match mode {
             RecordMode::Delimited {
                 column: Column::Index(i),
+                column2,
                 into,
                 ..
             } => Layout {
                 column: *i,
+                column2: match column2 {
+                    Some(Column::Index(j)) => Some(*j),
+                    _ => None,
+                },
                 target: if into.is_some() {
                     Target::Append
                 } else {
@@ -107,6 +121,7 @@ impl Layout {
             },
             _ => Layout {
                 column: 0,
+                column2: None,
                 target: Target::Column(0),
             },
         }
@@ -114,17 +129,25 @@ impl Layout {
 
     /// The layout of an input with this header record.
     pub(crate) fn from_header(mode: &RecordMode, names: &[&[u8]]) -> Result<Layout, String> {
-        let RecordMode::Delimited { column, into, .. } = mode else {
+        let RecordMode::Delimited {
+            column,
+            column2,
+            into,
+            ..
+        } = mode
+        else {
             return Ok(Layout::plain(mode));
         };
         let find = |n: &str| names.iter().position(|h| *h == n.as_bytes());
-        let col = match column {
-            Column::Index(i) => *i,
+        let resolve = |c: &Column| match c {
+            Column::Index(i) => Ok(*i),
             Column::Name(n) => find(n).ok_or_else(|| {
                 let have: Vec<_> = names.iter().map(|h| String::from_utf8_lossy(h)).collect();
                 format!("column {n:?} is not in the header ({})", have.join(", "))
-            })?,
+            }),
         };
+        let col = resolve(column)?;
+        let column2 = column2.as_ref().map(resolve).transpose()?;
         let target = match into {
             None => Target::Column(col),
             Some(n) => match find(n) {
@@ -134,6 +157,7 @@ impl Layout {
         };
         Ok(Layout {
             column: col,
+            column2,
             target,
         })
     }

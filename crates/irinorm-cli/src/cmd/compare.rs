@@ -5,9 +5,9 @@ use std::sync::atomic::{AtomicU64, Ordering};
 
 use irinorm::ladder::{Form, Rung, Side};
 use irinorm_rules::Pipeline;
-use irinorm_stream::{Failure, JsonObject, Op, RecordMode, Task};
+use irinorm_stream::{Failure, JsonObject, Op, Task};
 
-use crate::common::{execute, usage, CliError, IoArgs};
+use crate::common::{execute, usage, CliError, IoArgs, RecordArgs};
 use crate::ladder_args::LadderArgs;
 
 const EXAMPLES: &str = "\
@@ -23,6 +23,7 @@ Examples:
   irinorm compare --preset crawler 'http://a/?utm_source=x' 'http://a/'
       equivalent (string)
   printf 'http://a/\\thttp://A:80/\\n' | irinorm compare --format jsonl
+  irinorm compare --csv --column old_url --column new_url -i moves.csv > checked.csv
 ";
 
 /// Compare identifiers: `equivalent (RUNG)` with the lowest rung at which
@@ -31,7 +32,10 @@ Examples:
 /// (or is rejected).
 ///
 /// With two arguments, compares them; with none, reads pairs from --input
-/// files or stdin, one per line, the two identifiers separated by a TAB.
+/// files or stdin, one per line, the two identifiers separated by a TAB,
+/// or from records: `--column A --column B` (CSV/TSV) or `--field A
+/// --field B` (JSON Lines), the verdict added as column/field `comparison`
+/// (or `--into NAME`).
 /// Named rules and presets apply on top of each rung. jsonl: `"a"`, `"b"`,
 /// `"equivalent"`, `"rung"` (the lowest equal rung, or null).
 #[derive(Debug, clap::Args)]
@@ -42,6 +46,9 @@ pub(crate) struct Args {
 
     #[command(flatten)]
     io: IoArgs,
+
+    #[command(flatten)]
+    records: RecordArgs,
 }
 
 struct CompareOp {
@@ -152,7 +159,7 @@ pub(crate) fn run(mut a: Args) -> Result<ExitCode, CliError> {
         rung: a.ladder.rung(),
         different: AtomicU64::new(0),
     };
-    let code = execute(&a.io, RecordMode::Lines, Task::Map(&op))?;
+    let code = execute(&a.io, a.records.pair_mode()?, Task::Map(&op))?;
     if code == ExitCode::SUCCESS && op.different.load(Ordering::Relaxed) > 0 {
         return Ok(ExitCode::from(1));
     }
