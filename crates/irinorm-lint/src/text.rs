@@ -104,7 +104,7 @@ pub(crate) fn display(raw: &str) -> Cow<'_, str> {
     Cow::Owned(out)
 }
 
-/// `U+XXXX` with the character itself when it is printable ASCII.
+/// `U+HHHH` with the character itself when it is printable ASCII.
 pub(crate) fn describe_cp(v: u32) -> String {
     match char::from_u32(v) {
         Some(c) if c.is_ascii_graphic() => format!("U+{v:04X} '{c}'"),

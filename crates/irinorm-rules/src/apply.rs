@@ -303,6 +303,46 @@ fn any_param_name(q: &str, names: &NameIndex) -> bool {
     }
 }
 
+/// A rule's implementation.
+type RuleFn = fn(&mut Url<'_>, &Env<'_>) -> bool;
+
+/// The rules in their fixed order of application, by section: scheme and
+/// userinfo (one pass is a fixpoint), host, path and query (repeated until
+/// nothing changes), fragment. The order is [`RuleName::ORDER`] (a test
+/// checks it). `remove-session-ids` works in two sections: path
+/// parameters with the path, query parameters with the query.
+const SECTIONS: &[&[(RuleName, RuleFn)]] = {
+    use RuleName as R;
+    &[
+        &[(R::ForceHttp, force_http)],
+        &[(R::ForceHttps, force_https)],
+        &[(R::RemoveUserinfo, remove_userinfo)],
+        &[
+            (R::RemoveTrailingHostDot, remove_trailing_host_dot),
+            (R::DecodeIpv4Forms, decode_ipv4_forms),
+            (R::IpToHost, ip_to_host),
+            (R::RemoveWww, remove_www),
+            (R::AddWww, add_www),
+        ],
+        &[
+            (R::LowercasePath, lowercase_path),
+            (R::RemoveDuplicateSlashes, remove_duplicate_slashes),
+            (R::RemoveSessionIds, remove_session_path_params),
+            (R::RemoveDirectoryIndex, remove_directory_index),
+            (R::AddTrailingSlash, add_trailing_slash),
+            (R::RemoveTrailingSlash, remove_trailing_slash),
+        ],
+        &[
+            (R::RemoveSessionIds, remove_session_query_params),
+            (R::RemoveQueryParams, remove_query_params),
+            (R::RemoveDefaultQueryParams, remove_default_query_params),
+            (R::SortQuery, sort_query),
+            (R::RemoveEmptyQuery, remove_empty_query),
+        ],
+        &[(R::RemoveFragment, remove_fragment)],
+    ]
+};
+
 /// [`apply_split`] without the screen.
 #[allow(clippy::too_many_arguments)]
 fn apply_all(
@@ -322,7 +362,7 @@ fn apply_all(
         rung,
     };
     let mut changed = false;
-    let mut fire = |u: &mut Url<'_>, r: RuleName, f: fn(&mut Url<'_>, &Env<'_>) -> bool| -> bool {
+    let mut fire = |u: &mut Url<'_>, r: RuleName, f: RuleFn| -> bool {
         let before = trace.as_ref().map(|_| whole(u));
         if !f(u, &env) {
             return false;
@@ -339,62 +379,22 @@ fn apply_all(
         }
         true
     };
-    // Only the rules of the set are called (the test is inlined: most of
-    // the rules in the fixed order are not in a given set).
-    macro_rules! run {
-        ($u:expr, $r:expr, $f:expr $(,)?) => {
-            rules.contains($r) && fire($u, $r, $f)
-        };
-    }
-    use RuleName as R;
-    // Scheme and userinfo: one pass is a fixpoint.
-    changed |= run!(&mut u, R::ForceHttp, force_http);
-    changed |= run!(&mut u, R::ForceHttps, force_https);
-    changed |= run!(&mut u, R::RemoveUserinfo, remove_userinfo);
-    // Host, path and query: repeat while something changes (each rule only
-    // shortens its component or is idempotent, so this stops quickly).
-    for _ in 0..8 {
-        let mut c = false;
-        c |= run!(&mut u, R::RemoveTrailingHostDot, remove_trailing_host_dot);
-        c |= run!(&mut u, R::DecodeIpv4Forms, decode_ipv4_forms);
-        c |= run!(&mut u, R::IpToHost, ip_to_host);
-        c |= run!(&mut u, R::RemoveWww, remove_www);
-        c |= run!(&mut u, R::AddWww, add_www);
-        changed |= c;
-        if !c {
-            break;
+    // Each section runs its rules in order; a section of more than one
+    // rule repeats while something changes (each rule only shortens its
+    // component or is idempotent, so this stops quickly). Only the rules of
+    // the set are called.
+    for section in SECTIONS {
+        for _ in 0..if section.len() > 1 { 8 } else { 1 } {
+            let mut c = false;
+            for &(r, f) in *section {
+                c |= rules.contains(r) && fire(&mut u, r, f);
+            }
+            changed |= c;
+            if !c {
+                break;
+            }
         }
     }
-    for _ in 0..8 {
-        let mut c = false;
-        c |= run!(&mut u, R::LowercasePath, lowercase_path);
-        c |= run!(&mut u, R::RemoveDuplicateSlashes, remove_duplicate_slashes);
-        c |= run!(&mut u, R::RemoveSessionIds, remove_session_path_params);
-        c |= run!(&mut u, R::RemoveDirectoryIndex, remove_directory_index);
-        c |= run!(&mut u, R::AddTrailingSlash, add_trailing_slash);
-        c |= run!(&mut u, R::RemoveTrailingSlash, remove_trailing_slash);
-        changed |= c;
-        if !c {
-            break;
-        }
-    }
-    for _ in 0..8 {
-        let mut c = false;
-        c |= run!(&mut u, R::RemoveSessionIds, remove_session_query_params);
-        c |= run!(&mut u, R::RemoveQueryParams, remove_query_params);
-        c |= run!(
-            &mut u,
-            R::RemoveDefaultQueryParams,
-            remove_default_query_params,
-        );
-        c |= run!(&mut u, R::SortQuery, sort_query);
-        c |= run!(&mut u, R::RemoveEmptyQuery, remove_empty_query);
-        changed |= c;
-        if !c {
-            break;
-        }
-    }
-    changed |= run!(&mut u, R::RemoveFragment, remove_fragment);
     if !changed {
         return None;
     }
@@ -921,6 +921,17 @@ mod tests {
             run("http://a/.;jsessionid=1/x", "remove-session-ids"),
             "http://a/.;jsessionid=1/x"
         );
+    }
+
+    #[test]
+    fn sections_follow_the_documented_order() {
+        let mut seen: Vec<RuleName> = Vec::new();
+        for (r, _) in SECTIONS.iter().flat_map(|s| s.iter()) {
+            if seen.last() != Some(r) && !seen.contains(r) {
+                seen.push(*r);
+            }
+        }
+        assert_eq!(seen, RuleName::ORDER);
     }
 
     #[test]

@@ -80,7 +80,7 @@ struct Row {
     to_ascii_n_status: Vec<String>,
 }
 
-/// `\uXXXX` and `\x{X...}` escapes; `None` when one is a surrogate.
+/// `\uHHHH` and `\x{H...}` escapes; `None` when one is a surrogate.
 fn unescape(s: &str) -> Option<String> {
     let mut out = String::new();
     let mut chars = s.chars().peekable();
