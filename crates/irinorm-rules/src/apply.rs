@@ -857,6 +857,58 @@ mod tests {
             run("http://208.77.188.166/", "ip-to-host"),
             "http://208.77.188.166/"
         );
+        assert_eq!(
+            run("http://example.com/default.asp", "remove-directory-index"),
+            "http://example.com/"
+        );
+        assert_eq!(
+            run("http://user:pass@example.com/", "remove-userinfo"),
+            "http://example.com/"
+        );
+        // With the article's mapping (no DNS lookups: a caller-given table).
+        let mut c = Config::default();
+        c.ip_to_host
+            .insert("208.77.188.166".into(), "example.com".into());
+        assert_eq!(
+            run_with("http://208.77.188.166/", "ip-to-host", &c),
+            "http://example.com/"
+        );
+        // "Removing unused query variables": the caller names them.
+        let c = Config {
+            query_params: vec!["fakefoo".into()],
+            ..Config::default()
+        };
+        assert_eq!(
+            run_with(
+                "http://example.com/display?id=123&fakefoo=fakebar",
+                "remove-query-params",
+                &c
+            ),
+            "http://example.com/display?id=123"
+        );
+        // "Removing default query parameters": the caller gives the defaults.
+        let mut c = Config::default();
+        for (name, value) in [("id", ""), ("sort", "ascending")] {
+            c.default_params.push(crate::DefaultParam {
+                host: "example.com".into(),
+                path: "/display".into(),
+                name: name.into(),
+                value: value.into(),
+            });
+        }
+        let rule = "remove-default-query-params";
+        assert_eq!(
+            run_with("http://example.com/display?id=&sort=ascending", rule, &c),
+            "http://example.com/display"
+        );
+        assert_eq!(
+            run_with("http://example.com/display?id=7&sort=ascending", rule, &c),
+            "http://example.com/display?id=7"
+        );
+        assert_eq!(
+            run_with("http://example.com/other?sort=ascending", rule, &c),
+            "http://example.com/other?sort=ascending"
+        );
     }
 
     #[test]

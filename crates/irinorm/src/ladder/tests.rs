@@ -284,3 +284,34 @@ fn fast_paths_agree_with_the_full_computation() {
         assert_eq!(nz.digest(s).unwrap(), Key::of(want));
     }
 }
+
+#[test]
+fn wikipedia_semantics_preserving_examples() {
+    // The examples of the URI normalization article (shared/spec/004_...),
+    // "Normalizations that preserve semantics".
+    assert_eq!(
+        syn("http://example.com/foo%2a"),
+        "http://example.com/foo%2A"
+    );
+    assert_eq!(
+        syn("HTTP://User@Example.COM/Foo"),
+        "http://User@example.com/Foo"
+    );
+    assert_eq!(syn("http://example.com/%7Efoo"), "http://example.com/~foo");
+    assert_eq!(
+        syn("http://example.com/foo/./bar/baz/../qux"),
+        "http://example.com/foo/bar/qux"
+    );
+    assert_eq!(uri("http://example.com"), "http://example.com/");
+    assert_eq!(uri("http://example.com:80/"), "http://example.com/");
+    assert_eq!(
+        syn("http://example.com/a/b/../c/./d"),
+        "http://example.com/a/c/d"
+    );
+    assert_eq!(uri("http://faß.example/"), "http://xn--fa-hia.example/");
+    // %2F is left encoded (the article's own example keeps it).
+    assert_eq!(
+        syn("http://example.com/foo%2fbar"),
+        "http://example.com/foo%2Fbar"
+    );
+}
