@@ -268,11 +268,11 @@ pub(crate) fn execute(
     };
     if !io.quiet {
         if let Some(id) = io.ids.iter().find(|id| std::path::Path::new(id).is_file()) {
-            eprintln!(
+            irinorm_stream::note(format_args!(
                 "irinorm: note: {:?} is processed as an identifier; to read the file, use -i {}",
                 id,
                 id.to_string_lossy()
-            );
+            ));
         }
     }
     let args_only = !io.ids.is_empty();
@@ -322,5 +322,5 @@ fn print_summary(io: &IoArgs, s: &Summary, args_only: bool) {
     if io.quiet || (args_only && s.rejected == 0) {
         return;
     }
-    eprintln!("irinorm: {}", s.line());
+    irinorm_stream::note(format_args!("irinorm: {}", s.line()));
 }

@@ -84,11 +84,11 @@ fn main() -> ExitCode {
     match r {
         Ok(code) => code,
         Err(common::CliError::Usage(m)) => {
-            eprintln!("irinorm: error: {m}");
+            irinorm_stream::note(format_args!("irinorm: error: {m}"));
             ExitCode::from(2)
         }
         Err(common::CliError::Io(e)) => {
-            eprintln!("irinorm: error: {e}");
+            irinorm_stream::note(format_args!("irinorm: error: {e}"));
             ExitCode::from(2)
         }
     }

@@ -486,3 +486,67 @@ fn argument_naming_a_file_gets_a_hint() {
     assert_eq!(r.out(), "valid\n");
     assert!(r.stderr.contains("-i urls.txt"), "{}", r.stderr);
 }
+
+/// A closed stdout or stderr (`irinorm ... 2>&1 | head -1`) ends the run
+/// quietly: never a panic (exit status 101).
+#[test]
+fn closed_pipes_are_not_a_crash() {
+    use std::io::Read;
+    use std::process::{Command, Stdio};
+    let input: String = (0..200_000)
+        .map(|i| format!("http://example.com/{i}\n"))
+        .collect();
+    for args in [
+        &["normalize"][..],
+        &["presets"][..],
+        &["explain", "http://A/"][..],
+    ] {
+        let mut child = Command::new(env!("CARGO_BIN_EXE_irinorm"))
+            .args(args)
+            .stdin(Stdio::piped())
+            .stdout(Stdio::piped())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut stdin = child.stdin.take().unwrap();
+        let feeder = {
+            let input = input.clone();
+            std::thread::spawn(move || {
+                use std::io::Write;
+                let _ = stdin.write_all(input.as_bytes());
+            })
+        };
+        // Read one byte of each stream, then close both.
+        let mut out = child.stdout.take().unwrap();
+        let mut one = [0u8; 1];
+        let _ = out.read(&mut one);
+        drop(out);
+        drop(child.stderr.take());
+        let status = child.wait().unwrap();
+        let _ = feeder.join();
+        assert_ne!(
+            status.code(),
+            Some(101),
+            "{args:?} panicked on a closed pipe"
+        );
+    }
+    // stderr closed, stdout read to the end: the rejects and the summary
+    // line go to a closed stderr.
+    let mut child = Command::new(env!("CARGO_BIN_EXE_irinorm"))
+        .args(["normalize", "http://a/", "http://a b/", "x y"])
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .unwrap();
+    drop(child.stderr.take());
+    let mut text = String::new();
+    child
+        .stdout
+        .take()
+        .unwrap()
+        .read_to_string(&mut text)
+        .unwrap();
+    let status = child.wait().unwrap();
+    assert_eq!(text, "http://a/\n");
+    assert_eq!(status.code(), Some(1), "rejects counted, no panic");
+}

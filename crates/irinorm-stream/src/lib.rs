@@ -62,3 +62,13 @@ pub use op::{Format, JsonObject, Op};
 pub use output::Sink;
 pub use pipeline::{default_threads, run, Config, Summary, Task, DEFAULT_CHUNK_SIZE};
 pub use record::{Column, RecordMode};
+
+/// Writes one line to stderr, ignoring write errors: a closed or full
+/// stderr (`2>&1 | head`) must not make the tool panic, as `eprintln!`
+/// does.
+pub fn note(line: std::fmt::Arguments<'_>) {
+    use std::io::Write;
+    let mut e = std::io::stderr().lock();
+    let _ = e.write_fmt(line);
+    let _ = e.write_all(b"\n");
+}

@@ -1227,7 +1227,7 @@ impl RejectReporter {
                 r.failure.message,
                 shown
             );
-            progress.suspend(|| eprintln!("{msg}"));
+            progress.suspend(|| crate::note(format_args!("{msg}")));
         }
         Ok(())
     }

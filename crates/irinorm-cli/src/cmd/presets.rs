@@ -16,26 +16,37 @@ pub(crate) struct Args {
 }
 
 pub(crate) fn run(a: Args) -> Result<ExitCode, CliError> {
+    use std::fmt::Write as _;
+    let mut out = String::new();
     if !a.rules {
-        println!("Presets (rules run in the order listed):");
+        let _ = writeln!(out, "Presets (rules run in the order listed):");
         for p in Preset::ALL {
             let rules: Vec<&str> = p.rules().iter().map(|r| r.name()).collect();
-            println!("  {:<11} {}", p.name(), p.what());
-            println!(
-                "  {:<11} rules: {}",
-                "",
-                if rules.is_empty() {
-                    "(none)".to_owned()
-                } else {
-                    rules.join(", ")
-                }
-            );
+            let list = if rules.is_empty() {
+                "(none)".to_owned()
+            } else {
+                rules.join(", ")
+            };
+            let _ = writeln!(out, "  {:<11} {}", p.name(), p.what());
+            let _ = writeln!(out, "  {:<11} rules: {list}", "");
         }
-        println!();
+        let _ = writeln!(out);
     }
-    println!("Named normalizations, in their fixed order of application:");
+    let _ = writeln!(
+        out,
+        "Named normalizations, in their fixed order of application:"
+    );
     for r in RuleName::ORDER {
-        println!("  {:<28} {:<13} {}", r.name(), r.class().name(), r.what());
+        let _ = writeln!(
+            out,
+            "  {:<28} {:<13} {}",
+            r.name(),
+            r.class().name(),
+            r.what()
+        );
     }
+    // A closed stdout (`irinorm presets | head -1`) is not an error.
+    use std::io::Write as _;
+    let _ = std::io::stdout().lock().write_all(out.as_bytes());
     Ok(ExitCode::SUCCESS)
 }
