@@ -120,3 +120,15 @@ pub fn relative_pairs(test: &str) -> Option<Vec<(String, String)>> {
 pub fn str_field<'a>(v: &'a Value, k: &str) -> Option<&'a str> {
     v.get(k).and_then(Value::as_str)
 }
+
+/// Ends a conformance test: prints how many of `total` cases pass, then
+/// fails listing every failing case (all at once, not just the first).
+pub fn finish(name: &str, total: usize, failures: Vec<String>) {
+    eprintln!("{name}: {} of {total} cases pass", total - failures.len());
+    assert!(
+        failures.is_empty(),
+        "{name}: {} failing:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}

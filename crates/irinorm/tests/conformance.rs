@@ -3,18 +3,8 @@
 //! all failing cases at once, then fails.
 
 use irinorm::{iri_to_uri_with, parse, resolve, uri_to_iri, Components, Grammar, ToUriOptions};
-use irinorm_testdata::{read_jsonl, str_field};
+use irinorm_testdata::{finish, read_jsonl, str_field};
 use serde_json::Value;
-
-fn finish(name: &str, total: usize, failures: Vec<String>) {
-    eprintln!("{name}: {} of {total} cases pass", total - failures.len());
-    assert!(
-        failures.is_empty(),
-        "{name}: {} failing:\n{}",
-        failures.len(),
-        failures.join("\n")
-    );
-}
 
 fn opt(v: &Value) -> Option<&str> {
     v.as_str()

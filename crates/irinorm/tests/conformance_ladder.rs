@@ -2,17 +2,7 @@
 //! and `equivalent.jsonl` (format in that folder's README).
 
 use irinorm::ladder::{Form, Normalizer, Options, Rung};
-use irinorm_testdata::{read_jsonl, str_field};
-
-fn finish(name: &str, total: usize, failures: Vec<String>) {
-    eprintln!("{name}: {} of {total} cases pass", total - failures.len());
-    assert!(
-        failures.is_empty(),
-        "{name}: {} failing:\n{}",
-        failures.len(),
-        failures.join("\n")
-    );
-}
+use irinorm_testdata::{finish, read_jsonl, str_field};
 
 #[test]
 fn normalize_vectors() {
