@@ -20,64 +20,8 @@ pub const MAX_DNS_LABEL: usize = 63;
 /// the wire are 253 characters of text (RFC 1034 §3.1).
 pub const MAX_DNS_NAME: usize = 253;
 
-/// Reads `b` as an IPv4 address the way `inet_aton` and the WHATWG URL
-/// parser do: one to four parts separated by `.` (one trailing `.`
-/// allowed), each decimal, octal (leading `0`) or hexadecimal (leading
-/// `0x`), every part but the last at most 255, the last filling the
-/// remaining bytes (RFC 3986 §7.4). Linear: digits past the range stop
-/// counting.
-pub(crate) fn numeric_ipv4(b: &[u8]) -> Option<u32> {
-    let b = b.strip_suffix(b".").unwrap_or(b);
-    if b.is_empty() {
-        return None;
-    }
-    let mut parts = [0u64; 4];
-    let mut n = 0;
-    for part in b.split(|&c| c == b'.') {
-        if n == 4 {
-            return None;
-        }
-        parts[n] = c_number(part)?;
-        n += 1;
-    }
-    if parts[..n - 1].iter().any(|&p| p > 255) {
-        return None;
-    }
-    let last_max: u64 = match n {
-        1 => 0xFFFF_FFFF,
-        2 => 0xFF_FFFF,
-        3 => 0xFFFF,
-        _ => 0xFF,
-    };
-    if parts[n - 1] > last_max {
-        return None;
-    }
-    let mut v = parts[n - 1];
-    for (k, &p) in parts[..n - 1].iter().enumerate() {
-        v |= p << (24 - 8 * k);
-    }
-    u32::try_from(v).ok()
-}
-
-/// A C integer literal (`0x1F`, `017`, `42`), saturating just past u32.
-fn c_number(p: &[u8]) -> Option<u64> {
-    if p.is_empty() {
-        return None;
-    }
-    let (digits, radix) = if p.len() >= 2 && p[0] == b'0' && (p[1] | 0x20) == b'x' {
-        (&p[2..], 16)
-    } else if p.len() >= 2 && p[0] == b'0' {
-        (&p[1..], 8)
-    } else {
-        (p, 10)
-    };
-    let mut v: u64 = 0;
-    for &c in digits {
-        let d = char::from(c).to_digit(radix)?;
-        v = (v * u64::from(radix) + u64::from(d)).min(1 << 33);
-    }
-    Some(v)
-}
+/// Reads a host as `inet_aton` does (RFC 3986 §7.4); the core's reading.
+pub(crate) use irinorm::host::parse_ipv4_forms as numeric_ipv4;
 
 fn dotted(v: u32) -> String {
     let [a, b, c, d] = v.to_be_bytes();

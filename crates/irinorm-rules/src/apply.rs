@@ -13,13 +13,12 @@
 
 use std::borrow::Cow;
 
-use irinorm::host::{parse_ipv4, HostKind};
+use irinorm::host::{parse_ipv4, parse_ipv4_forms, HostKind};
 use irinorm::ladder::Rung;
 use irinorm::{split_trusted, Meta};
 
 use crate::config::Config;
 use crate::glob::{self, NameIndex};
-use crate::ipv4;
 use crate::rule::{RuleName, RuleSet};
 
 /// A rule that fired, with the component it changed (for `explain`).
@@ -470,7 +469,7 @@ fn decode_ipv4_forms(u: &mut Url<'_>, _: &Env<'_>) -> bool {
     if !h.as_bytes().first().is_some_and(u8::is_ascii_digit) {
         return false;
     }
-    let Some(b) = ipv4::parse_forms(h) else {
+    let Some(b) = parse_ipv4_forms(h.as_bytes()).map(u32::to_be_bytes) else {
         return false;
     };
     let dotted = format!("{}.{}.{}.{}", b[0], b[1], b[2], b[3]);
@@ -558,25 +557,12 @@ fn lowercase_path(u: &mut Url<'_>, env: &Env<'_>) -> bool {
     {
         return false;
     }
-    let lower = lower_outside_triplets(&u.path);
+    let lower = irinorm::pct::lowercase_outside_triplets(&u.path);
     if lower == *u.path {
         return false;
     }
     u.path = Cow::Owned(lower);
     true
-}
-
-fn lower_outside_triplets(s: &str) -> String {
-    let mut out = String::with_capacity(s.len());
-    let mut rest = s;
-    while let Some(p) = rest.find('%') {
-        out.push_str(&rest[..p].to_ascii_lowercase());
-        let end = (p + 3).min(rest.len());
-        out.push_str(&rest[p..end]);
-        rest = &rest[end..];
-    }
-    out.push_str(&rest.to_ascii_lowercase());
-    out
 }
 
 fn remove_duplicate_slashes(u: &mut Url<'_>, _: &Env<'_>) -> bool {

@@ -23,7 +23,6 @@
 mod apply;
 pub mod config;
 mod glob;
-mod ipv4;
 mod pipeline;
 mod preset;
 mod rule;
@@ -31,7 +30,6 @@ mod rule;
 pub use apply::{apply, Fired};
 pub use config::{load_toml, Config, DefaultParam};
 pub use glob::{host_matches, matches as glob_matches};
-pub use ipv4::parse_forms as parse_ipv4_forms;
 pub use pipeline::{Outcome, Pipeline};
 pub use preset::Preset;
 pub use rule::{Class, RuleName, RuleSet};

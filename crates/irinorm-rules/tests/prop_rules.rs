@@ -215,7 +215,7 @@ proptest! {
             // And nothing at all when its trigger does not match.
             let triggered = match rule {
                 RuleName::RemoveTrailingHostDot => nc.host.is_some_and(|h| h.len() > 1 && h.ends_with('.')),
-                RuleName::DecodeIpv4Forms => nc.host.is_some_and(|h| irinorm_rules::parse_ipv4_forms(h).is_some()
+                RuleName::DecodeIpv4Forms => nc.host.is_some_and(|h| irinorm::host::parse_ipv4_forms(h.as_bytes()).is_some()
                     && irinorm::host::parse_ipv4(h.as_bytes()).is_none()),
                 RuleName::AddTrailingSlash => nc.authority.is_some() && !nc.path.ends_with('/'),
                 RuleName::RemoveTrailingSlash => nc.authority.is_some() && nc.path.len() > 1 && nc.path.ends_with('/'),

@@ -56,6 +56,67 @@ pub fn parse_ipv4(s: &[u8]) -> Option<[u8; 4]> {
     Some(out)
 }
 
+/// Reads a host the way `inet_aton()` and the WHATWG URL Standard read
+/// IPv4 addresses, the forms RFC 3986 §7.4 warns about ("hexadecimal,
+/// octal, or a dotted form with fewer than four parts"): one to four parts
+/// separated by `.` (one trailing `.` allowed), each decimal, octal
+/// (leading `0`) or hexadecimal (leading `0x`, possibly with no digits),
+/// every part but the last at most 255, the last filling the remaining
+/// bytes. `None` when the host is not such a form (then it is a name).
+/// Linear: digits past the range stop counting.
+pub fn parse_ipv4_forms(b: &[u8]) -> Option<u32> {
+    let b = b.strip_suffix(b".").unwrap_or(b);
+    if b.is_empty() {
+        return None;
+    }
+    let mut parts = [0u64; 4];
+    let mut n = 0;
+    for part in b.split(|&c| c == b'.') {
+        if n == 4 {
+            return None;
+        }
+        parts[n] = c_number(part)?;
+        n += 1;
+    }
+    if parts[..n - 1].iter().any(|&p| p > 255) {
+        return None;
+    }
+    let last_max: u64 = match n {
+        1 => 0xFFFF_FFFF,
+        2 => 0xFF_FFFF,
+        3 => 0xFFFF,
+        _ => 0xFF,
+    };
+    if parts[n - 1] > last_max {
+        return None;
+    }
+    let mut v = parts[n - 1];
+    for (k, &p) in parts[..n - 1].iter().enumerate() {
+        v |= p << (24 - 8 * k);
+    }
+    u32::try_from(v).ok()
+}
+
+/// A C integer literal (`0x1F`, `017`, `42`), saturating just past u32.
+fn c_number(p: &[u8]) -> Option<u64> {
+    if p.is_empty() {
+        return None;
+    }
+    let (digits, radix) = if p.len() >= 2 && p[0] == b'0' && (p[1] | 0x20) == b'x' {
+        (&p[2..], 16)
+    } else if p.len() >= 2 && p[0] == b'0' {
+        (&p[1..], 8)
+    } else {
+        (p, 10)
+    };
+    let mut v: u64 = 0;
+    for &c in digits {
+        let d = char::from(c).to_digit(radix)?;
+        v = (v * u64::from(radix) + u64::from(d)).min(1 << 33);
+    }
+    Some(v)
+}
+
 /// Parses `IPv6address` (every form of the RFC 3986 §3.2.2 ABNF, including
 /// an embedded IPv4 `ls32`) into its eight 16-bit groups. On failure returns
 /// the offset (relative to `s`) of the first byte that cannot be part of a
@@ -399,5 +460,34 @@ mod tests {
         assert!(check_zone(b"%25").is_err());
         assert!(check_zone(b"%eth0").is_err());
         assert!(check_zone(b"%25eth 0").is_err());
+    }
+    #[test]
+    fn rfc3986_7_4_ipv4_forms() {
+        let f = |s: &str| {
+            parse_ipv4_forms(s.as_bytes()).map(|v| {
+                let b = v.to_be_bytes();
+                format!("{}.{}.{}.{}", b[0], b[1], b[2], b[3])
+            })
+        };
+        assert_eq!(f("0x7f.1").as_deref(), Some("127.0.0.1"));
+        assert_eq!(f("2130706433").as_deref(), Some("127.0.0.1"));
+        assert_eq!(f("0177.0.0.1").as_deref(), Some("127.0.0.1"));
+        assert_eq!(f("127.1").as_deref(), Some("127.0.0.1"));
+        assert_eq!(f("127.0.1").as_deref(), Some("127.0.0.1"));
+        assert_eq!(f("0x7F000001").as_deref(), Some("127.0.0.1"));
+        assert_eq!(f("1.2.3.4.").as_deref(), Some("1.2.3.4"));
+        assert_eq!(f("0x").as_deref(), Some("0.0.0.0"));
+        assert_eq!(f("4294967295").as_deref(), Some("255.255.255.255"));
+        assert_eq!(f("4294967296"), None);
+        assert_eq!(f("1.256").as_deref(), Some("1.0.1.0"));
+        assert_eq!(f("256.1"), None);
+        assert_eq!(f("1.2.3.256"), None);
+        assert_eq!(f("1.2.3.4.5"), None);
+        assert_eq!(f("08.1.1.1"), None); // 8 is not octal
+        assert_eq!(f("example.com"), None);
+        assert_eq!(f("1.2..3"), None);
+        assert_eq!(f("www1355544.com"), None);
+        assert_eq!(f(""), None);
+        assert_eq!(f("."), None);
     }
 }

@@ -59,6 +59,23 @@ pub fn push_non_ascii_encoded(out: &mut String, s: &str) {
     out.push_str(rest);
 }
 
+/// Lower-cases the ASCII letters of `s` except the hex digits of its
+/// triplets, which stay as they are (upper case after rung 1, RFC 3986
+/// §6.2.2.1): for the parts of a reference that compare case-insensitively
+/// (mailto domains, tel and data parameters, lowercase-path).
+pub fn lowercase_outside_triplets(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut rest = s;
+    while let Some(p) = rest.find('%') {
+        out.push_str(&rest[..p].to_ascii_lowercase());
+        let end = (p + 3).min(rest.len());
+        out.push_str(&rest[p..end]);
+        rest = &rest[end..];
+    }
+    out.push_str(&rest.to_ascii_lowercase());
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -73,5 +90,9 @@ mod tests {
         let mut s = String::new();
         push_non_ascii_encoded(&mut s, "ré𐌀/");
         assert_eq!(s, "r%C3%A9%F0%90%8C%80/");
+        assert_eq!(
+            lowercase_outside_triplets("AbC%2Fé%C3%A9Z"),
+            "abc%2Fé%C3%A9z"
+        );
     }
 }

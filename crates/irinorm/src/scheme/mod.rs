@@ -435,24 +435,7 @@ impl SchemeRegistry {
     }
 }
 
-/// Lower-cases ASCII letters except the hex digits of triplets (which
-/// rung 1 wrote in upper case, RFC 3986 §6.2.2.1).
-pub(crate) fn lower_outside_triplets(s: &str) -> String {
-    let b = s.as_bytes();
-    let mut out = String::with_capacity(s.len());
-    let mut i = 0;
-    while i < b.len() {
-        if b[i] == b'%' && i + 2 < b.len() {
-            out.push_str(&s[i..i + 3]);
-            i += 3;
-        } else {
-            let c = s[i..].chars().next().unwrap_or('\u{FFFD}');
-            out.push(c.to_ascii_lowercase());
-            i += c.len_utf8();
-        }
-    }
-    out
-}
+pub(crate) use crate::pct::lowercase_outside_triplets as lower_outside_triplets;
 
 /// Runs the scheme-specific normalizer of rung 2 on the normalized text
 /// `out[start..]`, replacing it when it changes.
