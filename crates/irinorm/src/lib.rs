@@ -25,6 +25,7 @@ pub mod host;
 pub mod idn;
 pub mod ladder;
 pub mod mapping;
+pub mod norm;
 pub mod parse;
 pub mod path;
 pub mod pct;

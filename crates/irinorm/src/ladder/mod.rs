@@ -24,16 +24,16 @@ pub(crate) mod host;
 mod key;
 pub(crate) mod percent;
 pub(crate) mod port;
-pub mod trace;
 pub mod transcode;
 
 use std::borrow::Cow;
 
 use self::percent::{write_component, Ctx};
-use self::trace::{note, Change, NoTrace, Rule, Trace};
 use crate::error::{Component, ErrorKind, ParseError};
 use crate::host::HostKind;
-use crate::idn::{IdnaError, IdnaProfile};
+use crate::idn::IdnaProfile;
+use crate::norm::trace::{note, Change, NoTrace, Rule, Trace};
+pub use crate::norm::{trace, Form, Rung, Warning};
 use crate::parse::{
     self, Grammar, Meta, AUTH_DASH2, BIDI, DOT_SEG, HAS_AUTH, HAS_FRAGMENT, NON_ASCII, PCT_ANY,
     PCT_DIRTY, PCT_HIGH, UPPER_HOST, UPPER_SCHEME,
@@ -44,79 +44,6 @@ use crate::scheme::{self, SchemeInfo, SchemeRegistry, Special};
 pub use self::charnorm::CharNorm;
 pub use self::key::Key;
 pub use self::transcode::{decode_input, encoding_for_label};
-
-/// A rung of the ladder.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, PartialOrd, Ord, Hash)]
-pub enum Rung {
-    /// Rung 0: code point by code point (RFC 3986 §6.2.1, RFC 3987 §5.3.1).
-    String,
-    /// Rung 1: syntax-based normalization (RFC 3986 §6.2.2, RFC 3987 §5.3.2).
-    Syntax,
-    /// Rung 2: scheme-based normalization (RFC 3986 §6.2.3, RFC 3987 §5.3.3).
-    #[default]
-    Scheme,
-}
-
-impl Rung {
-    /// The rungs in order.
-    pub const ALL: [Rung; 3] = [Rung::String, Rung::Syntax, Rung::Scheme];
-    /// `string`, `syntax`, `scheme`.
-    pub const fn name(self) -> &'static str {
-        match self {
-            Rung::String => "string",
-            Rung::Syntax => "syntax",
-            Rung::Scheme => "scheme",
-        }
-    }
-}
-
-impl core::str::FromStr for Rung {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Rung::ALL
-            .into_iter()
-            .find(|r| r.name().eq_ignore_ascii_case(s))
-            .ok_or_else(|| format!("unknown rung {s:?} (string, syntax or scheme)"))
-    }
-}
-
-impl core::fmt::Display for Rung {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        f.write_str(self.name())
-    }
-}
-
-/// The output alphabet.
-#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
-pub enum Form {
-    /// ASCII only: non-ASCII percent-encoded as UTF-8, IDN hosts as A-labels.
-    /// Comparison always happens in this form.
-    #[default]
-    Uri,
-    /// Readable: U-labels, percent-encoded UTF-8 of allowed characters decoded.
-    Iri,
-}
-
-impl Form {
-    /// `uri`, `iri`.
-    pub const fn name(self) -> &'static str {
-        match self {
-            Form::Uri => "uri",
-            Form::Iri => "iri",
-        }
-    }
-}
-
-impl core::str::FromStr for Form {
-    type Err = String;
-    fn from_str(s: &str) -> Result<Self, Self::Err> {
-        match s.to_ascii_lowercase().as_str() {
-            "uri" => Ok(Form::Uri),
-            "iri" => Ok(Form::Iri),
-            _ => Err(format!("unknown form {s:?} (uri or iri)")),
-        }
-    }
-}
 
 /// How to normalize.
 #[derive(Clone, Debug)]
@@ -162,44 +89,6 @@ impl Options {
             rung,
             form,
             ..Options::default()
-        }
-    }
-}
-
-/// Something a rung could not do and left as it was, reported rather than
-/// guessed.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum Warning {
-    /// A DNS host (or mailto domain) that UTS #46 refused: kept as rung 1
-    /// left it.
-    Idna {
-        /// Byte offset of the host in the input, when known.
-        offset: Option<usize>,
-        /// Why, and which label.
-        error: IdnaError,
-    },
-}
-
-impl Warning {
-    /// Stable code.
-    pub fn code(&self) -> &'static str {
-        match self {
-            Warning::Idna { error, .. } => error.kind.code(),
-        }
-    }
-}
-
-impl core::fmt::Display for Warning {
-    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
-        match self {
-            Warning::Idna {
-                offset: Some(o),
-                error,
-            } => write!(f, "host at byte {o} kept as is: {error}"),
-            Warning::Idna {
-                offset: None,
-                error,
-            } => write!(f, "domain kept as is: {error}"),
         }
     }
 }
@@ -756,7 +645,7 @@ fn fast_kind(s: &str, m: &Meta, o: &Options) -> Fast {
                     if info.dns_host
                         && (f & (NON_ASCII | PCT_ANY | AUTH_DASH2) != 0
                             || o.idna.checks_ascii())
-                        && host::may_need_idn_bytes(host, &o.idna) =>
+                        && crate::norm::domain::may_need_idn_bytes(host, &o.idna) =>
                 {
                     return Fast::Slow
                 }
@@ -965,7 +854,7 @@ pub(crate) fn write_normal<T: Trace>(
     // Scheme-specific rules last: they see the generic normal form (`file`
     // was handled with the host).
     if rung2 && !matches!(info.special, Special::None | Special::File) {
-        scheme::apply(info.special, out, start, o, t, w);
+        scheme::apply(info.special, out, start, o.form, &o.idna, t, w);
     }
 }
 

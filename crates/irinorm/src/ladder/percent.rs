@@ -7,10 +7,10 @@
 //! Copies runs of bytes that need nothing in one `push_str`; only `%`,
 //! non-ASCII (in `uri` form) and upper-case letters (in the host) stop it.
 
-use super::trace::{note, Rule, Trace};
 use super::Form;
 use crate::error::Component;
 use crate::mapping::{char_allowed, utf8_from_triplets};
+use crate::norm::trace::{note, Rule, Trace};
 use crate::pct::{self, push_pct};
 use crate::table::{is, UNRESERVED};
 use crate::ucs;
@@ -210,8 +210,8 @@ fn push_upper<T: Trace>(
 
 #[cfg(test)]
 mod tests {
-    use super::super::trace::NoTrace;
     use super::*;
+    use crate::norm::trace::NoTrace;
 
     fn w(text: &str, comp: Component, form: Form) -> String {
         let mut out = String::new();
@@ -241,7 +241,7 @@ mod tests {
 
     #[test]
     fn traced() {
-        let mut t: Vec<super::super::trace::Change> = Vec::new();
+        let mut t: Vec<crate::norm::trace::Change> = Vec::new();
         let mut out = String::new();
         write_component(
             &mut out,

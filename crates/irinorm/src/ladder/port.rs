@@ -4,8 +4,8 @@
 //! omitted if it is empty or equal to the default port"; LADDER.md adds
 //! canonical digits for every scheme).
 
-use super::trace::{note, Rule, Trace};
 use crate::error::Component;
+use crate::norm::trace::{note, Rule, Trace};
 
 /// Appends `:port` in canonical form, or nothing when the port is empty or
 /// the scheme's default. `port` is the digits as parsed (`*DIGIT`, RFC 3986
@@ -75,8 +75,8 @@ pub(crate) fn is_normal(port: &str, default: Option<u16>) -> bool {
 
 #[cfg(test)]
 mod tests {
-    use super::super::trace::NoTrace;
     use super::*;
+    use crate::norm::trace::NoTrace;
 
     fn p(port: &str, default: Option<u16>) -> String {
         let mut out = String::new();

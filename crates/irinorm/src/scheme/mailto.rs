@@ -6,8 +6,8 @@
 
 use super::lower_outside_triplets;
 use crate::idn::IdnaProfile;
-use crate::ladder::host::{idn_convert, may_need_idn};
-use crate::ladder::{Form, Warning};
+use crate::norm::domain::{idn_convert, may_need_idn};
+use crate::norm::{Form, Warning};
 use crate::parse::split_trusted;
 
 /// Rung 2 for a normalized `mailto` reference; `None` when nothing changes.

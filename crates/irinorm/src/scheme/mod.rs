@@ -439,23 +439,24 @@ pub(crate) use crate::pct::lowercase_outside_triplets as lower_outside_triplets;
 
 /// Runs the scheme-specific normalizer of rung 2 on the normalized text
 /// `out[start..]`, replacing it when it changes.
-pub(crate) fn apply<T: crate::ladder::trace::Trace>(
+///
+/// Takes only the form and the UTS #46 profile (for `mailto` domains), not
+/// the ladder's options: the scheme rules sit beneath the ladder.
+pub(crate) fn apply<T: crate::norm::trace::Trace>(
     special: Special,
     out: &mut String,
     start: usize,
-    opts: &crate::ladder::Options,
+    form: crate::norm::Form,
+    idna: &crate::idn::IdnaProfile,
     t: &mut T,
-    warnings: &mut Vec<crate::ladder::Warning>,
+    warnings: &mut Vec<crate::norm::Warning>,
 ) {
-    use crate::ladder::trace::{note, Rule};
+    use crate::norm::trace::{note, Rule};
     let text = &out[start..];
     let (rule, new) = match special {
         Special::None => return,
         Special::File => (Rule::FileLocalhost, file::normalize(text)),
-        Special::Mailto => (
-            Rule::Mailto,
-            mailto::normalize(text, opts.form, &opts.idna, warnings),
-        ),
+        Special::Mailto => (Rule::Mailto, mailto::normalize(text, form, idna, warnings)),
         Special::Urn => {
             let nid = urn::normalize(text);
             let uuid = nid
