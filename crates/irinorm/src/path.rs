@@ -135,9 +135,6 @@ pub(crate) enum PathMode {
     /// The path starts with `/` (there is an authority, or it is
     /// path-absolute): RFC 3986 §5.2.4 literally.
     Absolute,
-    /// A rootless path after a scheme (`mailto:a/../b`): §5.2.4 literally,
-    /// which may leave an absolute path (`zz:a/../b` -> `zz:/b`).
-    RootlessLiteral,
     /// A relative-path reference: leading `..` segments stay (see
     /// [`normalize_relative_path`]).
     Relative,
@@ -150,7 +147,10 @@ pub(crate) enum PathMode {
 /// that keep the structure (`/.` before `//` without authority, `./` before
 /// a relative path whose first segment is empty or has a `:`).
 ///
-/// Equal to [`remove_dot_segments`] (Absolute, RootlessLiteral) and to
+/// The rootless path of an absolute URI (`urn:a/../b`) has no mode: it is
+/// opaque and never goes through here (LADDER.md rung 1).
+///
+/// Equal to [`remove_dot_segments`] (Absolute) and to
 /// [`normalize_relative_path`] (Relative) on the concatenated segments;
 /// property tests check both.
 #[derive(Debug)]
@@ -160,8 +160,6 @@ pub(crate) struct PathWriter {
     base: usize,
     /// Start of the segment being written (before its `/`, if any).
     mark: usize,
-    /// RootlessLiteral: still dropping leading "." / ".." segments.
-    leading: bool,
     /// Whether the current segment was preceded by a `/` we pushed.
     slashed: bool,
     /// Relative: end of the leading "../" block, and real segments kept.
@@ -178,7 +176,6 @@ impl PathWriter {
             mode,
             base,
             mark: base,
-            leading: mode == PathMode::RootlessLiteral,
             slashed: false,
             lead_end: base,
             real: 0,
@@ -193,7 +190,6 @@ impl PathWriter {
         self.mark = out.len();
         self.slashed = match self.mode {
             PathMode::Absolute => true,
-            PathMode::RootlessLiteral => !self.leading,
             PathMode::Relative => self.real > 0,
         };
         if self.slashed {
@@ -213,23 +209,6 @@ impl PathWriter {
         };
         match self.mode {
             PathMode::Absolute => self.end_absolute(out, dot, last),
-            PathMode::RootlessLiteral => {
-                if self.leading {
-                    // §5.2.4 rules A and D: leading "./", "../", ".", ".." go.
-                    if dot != 0 {
-                        out.truncate(self.mark);
-                    } else if seg.is_empty() {
-                        // The rest of the input starts with "/": from here
-                        // on it is an absolute path.
-                        self.leading = false;
-                        self.mode = PathMode::Absolute;
-                    } else {
-                        self.leading = false;
-                    }
-                } else {
-                    self.end_absolute(out, dot, last);
-                }
-            }
             PathMode::Relative => match dot {
                 1 => {
                     out.truncate(self.mark);
@@ -279,7 +258,7 @@ impl PathWriter {
     pub(crate) fn finish(self, out: &mut String, has_authority: bool) {
         let path = &out[self.base..];
         match self.mode {
-            PathMode::Absolute | PathMode::RootlessLiteral => {
+            PathMode::Absolute => {
                 if !has_authority && path.starts_with("//") {
                     out.insert_str(self.base, "/.");
                 }
@@ -442,11 +421,6 @@ mod tests {
                 assert_eq!(streamed(p, PathMode::Absolute, true), lit, "absolute {p}");
             } else {
                 assert_eq!(
-                    streamed(p, PathMode::RootlessLiteral, true),
-                    lit,
-                    "rootless {p}"
-                );
-                assert_eq!(
                     streamed(p, PathMode::Relative, false),
                     rel(p),
                     "relative {p}"
@@ -479,10 +453,6 @@ mod tests {
         assert_eq!(
             streamed("/.//foo/bar", PathMode::Absolute, true),
             "//foo/bar"
-        );
-        assert_eq!(
-            streamed("a/..//x", PathMode::RootlessLiteral, false),
-            "/.//x"
         );
         assert_eq!(
             streamed(".//foo/bar", PathMode::Relative, false),

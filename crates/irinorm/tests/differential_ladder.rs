@@ -324,7 +324,10 @@ const CLASSES: &[Class] = &[
     Class {
         // fluent-uri removes dot segments only from a reference that has a
         // scheme and an absolute path; LADDER.md rung 1 removes them from
-        // every path (leading `..` of a relative path stay).
+        // every hierarchical path and from relative references (leading
+        // `..` of a relative path stay). The rootless path of an absolute
+        // URI is opaque for both (irinorm keeps it: the rewrite is then
+        // the identity).
         name: "dot segments kept without scheme or in a rootless path",
         applies: Lib::fluent,
         rewrite: |ours, cx| {
@@ -338,6 +341,40 @@ const CLASSES: &[Class] = &[
                 Some(path) => p.path = path,
                 None => return ours.to_owned(),
             }
+            p.text()
+        },
+    },
+    Class {
+        // iri-string applies RFC 3986 §5.2.4 to the rootless path of an
+        // absolute URI too (`urn:a/../b` -> `urn:/b`); LADDER.md rung 1
+        // keeps that path as it is: it is opaque (`urn:isbn:1/../x` and
+        // `urn:issn:1/../x` must not merge), issue 16, and keeps `%2E` /
+        // `%2E%2E` segments encoded there.
+        name: "dot segments removed from a rootless path",
+        applies: |l| !l.fluent(),
+        rewrite: |ours, _| {
+            let mut p = Parts::of(ours);
+            if p.scheme.is_none() || p.host.is_some() || p.path.starts_with('/') {
+                return ours.to_owned();
+            }
+            // iri-string decodes `%2E` first; irinorm keeps the triplets of
+            // a segment that would decode to a dot segment there.
+            let decoded: Vec<String> = p
+                .path
+                .split('/')
+                .map(|s| match &*irinorm::pct::decode(s) {
+                    b"." => ".".to_owned(),
+                    b".." => "..".to_owned(),
+                    _ => s.to_owned(),
+                })
+                .collect();
+            let mut out = String::new();
+            irinorm::path::remove_dot_segments(&decoded.join("/"), &mut out);
+            // Both keep the structure with `/.` (RFC 3986 §5.2.4 note).
+            if out.starts_with("//") {
+                out.insert_str(0, "/.");
+            }
+            p.path = out;
             p.text()
         },
     },
@@ -562,7 +599,7 @@ fn documented_examples() {
             "http://[::1]/",
         ),
         (Lib::FluentUri, "a/./b/../c", "a/c", "a/./b/../c"),
-        (Lib::FluentUri, "zz:a/../b", "zz:/b", "zz:a/../b"),
+        (Lib::IriStringUri, "zz:a/../b", "zz:a/../b", "zz:/b"),
         (
             Lib::FluentIri,
             "http://a/%E2%80%AE",

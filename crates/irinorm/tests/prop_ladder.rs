@@ -21,12 +21,12 @@
 //!    - an empty path becomes `/` at rung `scheme` when there is an
 //!      authority and the scheme says so (http, ws, ftp...; LADDER.md
 //!      rung 2), and only then;
-//!    - a rootless path after a scheme (no authority) may become absolute:
-//!      LADDER.md applies RFC 3986 §5.2.4 literally to it, and §5.2.4
-//!      turns `a/..` into `/` (`A:.a/..` -> `a:/`).
 //!
 //!    Otherwise an absolute path stays absolute, a rootless one rootless
-//!    or empty, a port keeps its value (rung `scheme` drops leading
+//!    or empty (the rootless path of an absolute URI is opaque: LADDER.md
+//!    rung 1 keeps its dot segments, so it never becomes absolute, and
+//!    `opaque_paths_keep_their_segments` checks that it keeps every
+//!    segment), a port keeps its value (rung `scheme` drops leading
 //!    zeros); scheme, authority, userinfo, host and query presence never
 //!    change.
 //! 3. Monotone: equal at rung r implies equal at every higher rung. Keys
@@ -38,11 +38,13 @@
 //!    resolves every input against it first, so it is a different N), when
 //!    B has an authority or an absolute path. Not otherwise: merging with a
 //!    base without authority whose path is rootless or empty (`zz:x`,
-//!    `zz:.`) gives a rootless path, and RFC 3986 §5.2.4 on a rootless
-//!    path turns `a/../b` into `/b` but leaves `b` as it is, so no normal
-//!    form of relative references that removes `seg/..` pairs (LADDER.md
-//!    rung 1) can commute there; `resolution_does_not_commute_for_rootless_bases`
-//!    pins the counterexample. Nor when B or R has a percent-encoded dot
+//!    `zz:.`) gives a rootless path, and resolution (RFC 3986 §5.2.2)
+//!    applies §5.2.4 to it, which turns `a/../b` into `/b` but leaves `b`
+//!    as it is, while rung 1 keeps that rootless path opaque (LADDER.md:
+//!    `zz:.` stays `zz:.`) and removes `seg/..` pairs from the relative
+//!    reference: no normal form can commute there;
+//!    `resolution_does_not_commute_for_rootless_bases` pins the
+//!    counterexample. Nor when B or R has a percent-encoded dot
 //!    segment (`%2E`, `.%2E`...): resolution is strict RFC 3986 §5.2 on the
 //!    literal text, where `%2E` is an ordinary segment, while rung 1
 //!    decodes it (§2.3, §6.2.2.2) into a dot segment that it then removes
@@ -72,6 +74,9 @@
 //! Case counts: proptest's default (256), or `PROPTEST_CASES`.
 
 mod ladder_gen;
+#[path = "support/model.rs"]
+#[allow(dead_code, unreachable_pub)]
+mod model;
 
 use irinorm::idn::IdnaProfile;
 use irinorm::ladder::{self, CharNorm, Form, Key, Normalizer, Options, Rung, Warning};
@@ -287,14 +292,6 @@ fn check_structure(
         prop_assert_eq!(oc.path, if root { "/" } else { "" });
         want2.path_absolute = root;
     }
-    if rung != Rung::String
-        && ic.scheme.is_some()
-        && ic.authority.is_none()
-        && !want.path_absolute
-        && got.path_absolute
-    {
-        want2.path_absolute = true;
-    }
     if v == Variant::IgnoreFragment {
         want2.fragment = false;
     }
@@ -399,6 +396,58 @@ proptest! {
                     s2.as_str(),
                     "N_scheme(N_syntax(x)) at {} {:?}: {:?}", form.name(), v, x
                 );
+            }
+        }
+    }
+}
+
+/// A rootless (opaque) path made to tempt a normalizer: dot segments,
+/// encoded dots, empty segments, `:`, triplets and non-ASCII.
+fn opaque_path() -> impl Strategy<Value = String> {
+    prop::collection::vec(
+        select(vec![
+            ".", "..", "%2E", "%2e", "%2E%2E", ".%2e", "%2e.", "...", "a", "", "b:c", "%41", "%2F",
+            "é", "%C3%A9", "x.y",
+        ]),
+        1..6,
+    )
+    .prop_filter("rootless: the first segment is not empty", |v| {
+        !v[0].is_empty()
+    })
+    .prop_map(|v| v.join("/"))
+}
+
+proptest! {
+    /// Issue 16, the class: the rootless path of an absolute URI is opaque
+    /// (LADDER.md rung 1). At rungs `syntax` and `scheme` (for schemes
+    /// without a rule of their own), in both forms, it keeps every segment,
+    /// it never gains a dot segment, and in `uri` form it is exactly the
+    /// model's (`support/model.rs`, `opaque_path_rung1`).
+    #[test]
+    fn opaque_paths_keep_their_segments(
+        scheme in select(vec!["zz", "urn", "x-y", "about"]),
+        path in opaque_path(),
+        query in prop::option::of(select(vec!["q", "a/../b"])),
+    ) {
+        let x = match query {
+            Some(q) => format!("{scheme}:{path}?{q}"),
+            None => format!("{scheme}:{path}"),
+        };
+        for rung in [Rung::Syntax, Rung::Scheme] {
+            for form in FORMS {
+                let out = nz(rung, form, Variant::Plain).normalize(&x).unwrap().into_owned();
+                let m = parse(&out, Grammar::IriReference).unwrap();
+                let c = Components::of(&out, &m);
+                let (ins, outs): (Vec<&str>, Vec<&str>) =
+                    (path.split('/').collect(), c.path.split('/').collect());
+                prop_assert_eq!(ins.len(), outs.len(), "{:?} -> {:?}", x, out);
+                for (i, o) in ins.iter().zip(&outs) {
+                    let dot = |s: &str| s == "." || s == "..";
+                    prop_assert_eq!(dot(i), dot(o), "{:?} -> {:?}", x, out);
+                }
+                if form == Form::Uri && scheme != "urn" {
+                    prop_assert_eq!(c.path, model::opaque_path_rung1(&path), "{:?}", x);
+                }
             }
         }
     }

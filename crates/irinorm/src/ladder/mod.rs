@@ -538,6 +538,52 @@ impl Normalizer {
     }
 }
 
+/// The rootless path of an absolute URI (`urn:isbn:1/../x`,
+/// `data:text/plain,a/../b`): opaque, `/` is no hierarchy there (RFC 8141
+/// §2, RFC 2397 §3), so its dot segments stay (LADDER.md rung 1; RFC 3986
+/// §6.2.2.3 removes them from hierarchical paths). The percent rules of
+/// rung 1 apply, except that a segment whose triplets would decode to `.`
+/// or `..` keeps them (hex upper-cased): no rung creates a dot segment that
+/// was not written, which resolution (RFC 3986 §5.2.2 applies §5.2.4 to
+/// the path of every reference) would then remove, so that a normalizer
+/// with a base would not be idempotent (`zz:%2E` -> `zz:.` -> `zz:`).
+fn write_opaque_path<T: Trace>(
+    out: &mut String,
+    path: &str,
+    poff: usize,
+    pctx: Ctx,
+    form: Form,
+    t: &mut T,
+) {
+    if !path.contains('%') {
+        return write_component(out, path, poff, pctx, form, t);
+    }
+    let mut start = 0;
+    for (i, seg) in path.split('/').enumerate() {
+        if i > 0 {
+            out.push('/');
+        }
+        if seg.contains('%') && matches!(&*crate::pct::decode(seg), b"." | b"..") {
+            // Only `.` and `%2E` / `%2e` here.
+            let upper = seg.to_ascii_uppercase();
+            if upper != seg {
+                note(
+                    t,
+                    Rule::UppercasePercent,
+                    Some(Component::Path),
+                    Some(poff + start),
+                    seg,
+                    &upper,
+                );
+            }
+            out.push_str(&upper);
+        } else {
+            write_component(out, seg, poff + start, pctx, form, t);
+        }
+        start += seg.len() + 1;
+    }
+}
+
 /// The normal form of `input` with `opts` (see [`Normalizer::normalize`]).
 pub fn normalize<'a>(input: &'a str, opts: &Options) -> Result<Cow<'a, str>, ParseError> {
     Normalizer::new(opts.clone()).normalize(input)
@@ -766,11 +812,11 @@ pub(crate) fn write_normal<T: Trace>(
         // No segment starts with '.' and no triplet decodes to one: no dot
         // segment can appear, so the path is written in one go.
         write_component(out, path, poff, pctx, form, t);
+    } else if !has_auth && !path.starts_with('/') && m.scheme(s).is_some() {
+        write_opaque_path(out, path, poff, pctx, form, t);
     } else {
         let mode = if has_auth || path.starts_with('/') {
             PathMode::Absolute
-        } else if m.scheme(s).is_some() {
-            PathMode::RootlessLiteral
         } else {
             PathMode::Relative
         };

@@ -120,7 +120,58 @@ fn dot_segments_and_structure() {
     assert_eq!(syn("../a/./b/.."), "../a/");
     assert_eq!(syn("http://a/b/%2E%2E/c"), "http://a/c");
     assert_eq!(syn("%2E%2E/x"), "../x");
-    assert_eq!(syn("zz:foo/../bar"), "zz:/bar");
+    // The rootless path of an absolute URI is opaque (LADDER.md rung 1).
+    assert_eq!(syn("zz:foo/../bar"), "zz:foo/../bar");
+}
+
+/// Issue 16: dot segments in the rootless (opaque) path of an absolute URI
+/// are kept at every rung: removing them merged different URNs and
+/// rewrote `data:` payloads. Hierarchical and relative paths still lose
+/// them, and resolution still applies RFC 3986 §5.2.4.
+#[test]
+fn rootless_paths_of_absolute_uris_are_opaque() {
+    for rung in [Rung::Syntax, Rung::Scheme] {
+        for s in [
+            "urn:isbn:0451450523/../x",
+            "urn:issn:1/../x",
+            "data:text/plain,hello/../world",
+            "mailto:a/../b@x",
+            "zz:./a",
+            "zz:a/./b/.",
+            "zz:..",
+        ] {
+            assert_eq!(n(s, rung, Form::Uri), s, "{s} at {rung}");
+        }
+        // Triplets of unreserved characters are still decoded, except
+        // where that would write a dot segment that resolution would then
+        // remove (LADDER.md rung 1, docs/ladder.md).
+        assert_eq!(n("zz:a/%7e%2e/b", rung, Form::Uri), "zz:a/~./b");
+        assert_eq!(n("zz:a/%2e%2E/b", rung, Form::Uri), "zz:a/%2E%2E/b");
+        assert_eq!(n("zz:%2e", rung, Form::Iri), "zz:%2E");
+        let based = Normalizer::new(Options::new(rung, Form::Uri))
+            .with_base("http://h/")
+            .unwrap();
+        for s in ["zz:a/%2E%2E/b", "zz:%2e", "zz:.%2E/x"] {
+            let once = based.normalize(s).unwrap().into_owned();
+            assert_eq!(based.normalize(&once).unwrap(), once, "{s}");
+        }
+        let nz = Normalizer::new(Options::new(rung, Form::Uri));
+        assert!(!nz
+            .equivalent("urn:isbn:0451450523/../x", "urn:issn:1/../x")
+            .unwrap());
+        assert!(!nz
+            .equivalent("data:text/plain,hello/../world", "data:text/world")
+            .unwrap());
+        // Hierarchical paths: unchanged rule.
+        assert_eq!(n("zz:/a/../b", rung, Form::Uri), "zz:/b");
+        assert_eq!(n("a/../b", rung, Form::Uri), "b");
+    }
+    // Resolution (§5.2.2) still removes them from the merged path
+    // `a/../c`, literally: §5.2.4 step 2E then 2C leave `/c`.
+    let nz = Normalizer::new(Options::new(Rung::Syntax, Form::Uri))
+        .with_base("zz:a/b")
+        .unwrap();
+    assert_eq!(nz.normalize("../c").unwrap(), "zz:/c");
 }
 
 #[test]

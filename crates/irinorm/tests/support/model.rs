@@ -451,3 +451,23 @@ pub fn is_ipv4address(s: &str) -> bool {
                 && p.parse::<u16>().is_ok_and(|v| v <= 255)
         })
 }
+
+/// LADDER.md rung 1 (`uri` form) on the rootless path of an absolute URI,
+/// which is opaque: no dot segment is removed; each segment is mapped to
+/// a URI (RFC 3987 §3.1 step 2) and its triplets canonicalized (RFC 3986
+/// §6.2.2.1-2), except a segment that would become `.` or `..` only by
+/// decoding, which keeps its triplets (upper-cased): no rung writes a dot
+/// segment that was not there (resolution would remove it).
+pub fn opaque_path_rung1(path: &str) -> String {
+    path.split('/')
+        .map(|seg| {
+            let canon = canon_pct(&encode_non_ascii(seg));
+            if (canon == "." || canon == "..") && canon != seg {
+                seg.to_ascii_uppercase()
+            } else {
+                canon
+            }
+        })
+        .collect::<Vec<_>>()
+        .join("/")
+}
