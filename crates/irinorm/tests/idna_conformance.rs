@@ -387,6 +387,7 @@ fn check_form(t: &mut Tally, r: &Row, url: &str, form: Form, want: Result<&str, 
                         && (decoded.contains(error.label.as_str())
                             || rung1_host.contains(error.label.as_str()))
                 }
+                Warning::CharNormKept { .. } => false,
             });
             got.warnings.len() == 1 && labelled && got.text == rung1
         }

@@ -453,6 +453,53 @@ proptest! {
     }
 }
 
+/// ASCII that is not unreserved: delimiters, `%`, and what is invalid.
+fn delimiters(s: &str) -> usize {
+    s.bytes()
+        .filter(|b| b.is_ascii() && !(b.is_ascii_alphanumeric() || b"-._~".contains(b)))
+        .count()
+}
+
+/// Segments (between `/`) that are `.` or `..`.
+fn dot_segments(s: &str) -> usize {
+    s.split('/').filter(|g| *g == "." || *g == "..").count()
+}
+
+proptest! {
+    /// Issue 16, the class: for any text, NFC and NFKC never add a
+    /// delimiter (or `%`, or any ASCII that is not unreserved), never
+    /// change the ones there, and never add a dot segment. The characters
+    /// are drawn to tempt it: compatibility forms of every delimiter and
+    /// of `.`, combining marks after delimiters, ligatures.
+    #[test]
+    fn charnorm_never_adds_structure(
+        chars in prop::collection::vec(
+            prop_oneof![
+                4 => select(vec![
+                    '\u{FF0E}', '\u{FF0F}', '\u{FF05}', '\u{FF1F}', '\u{FF03}', '\u{FF20}',
+                    '\u{FF1A}', '\u{FE56}', '\u{FE52}', '\u{2024}', '\u{2025}', '\u{37E}',
+                    '\u{1FEF}', '\u{A0}', '\u{338}', '\u{301}', '\u{FB01}', '\u{2100}',
+                    '\u{2488}', '\u{FF0D}', 'e', 'é', 'a',
+                ]),
+                3 => select(vec!['/', '.', '?', '#', '%', '=', '&', ':', '@', '[', ']', ';', '!']),
+                1 => any::<char>(),
+            ],
+            0..24,
+        ),
+    ) {
+        let s: String = chars.into_iter().collect();
+        for cn in [CharNorm::Nfc, CharNorm::Nfkc] {
+            let out = ladder::charnorm::apply(&s, cn);
+            let only = |t: &str| -> String {
+                t.chars().filter(|c| c.is_ascii() && delimiters(&c.to_string()) == 1).collect()
+            };
+            prop_assert_eq!(delimiters(&out), delimiters(&s), "{:?} -> {:?}", s, out);
+            prop_assert_eq!(only(&out), only(&s), "{:?} -> {:?}", s, out);
+            prop_assert!(dot_segments(&out) <= dot_segments(&s), "{:?} -> {:?}", s, out);
+        }
+    }
+}
+
 // ---------------------------------------------------------------------------
 // 4: resolution commutes
 // ---------------------------------------------------------------------------
@@ -638,8 +685,13 @@ fn exercise(x: &str, v: Variant) -> Result<(), TestCaseError> {
                 prop_assert_eq!(&step.warnings, &o.warnings);
             }
             for w in &full.warnings {
-                let Warning::Idna { error, .. } = w;
-                prop_assert!(!error.kind.code().is_empty());
+                match w {
+                    Warning::Idna { error, .. } => prop_assert!(!error.kind.code().is_empty()),
+                    Warning::CharNormKept { text, would_be } => {
+                        prop_assert!(v == Variant::Nfc || v == Variant::Nfkc, "{w}");
+                        prop_assert_ne!(text, would_be);
+                    }
+                }
             }
         }
     }

@@ -12,15 +12,21 @@
 //!   U+00A0 is a space.
 //!
 //! So every ASCII character that is not unreserved (delimiters and `%`) is
-//! a barrier: the text between barriers is normalized on its own, and any
-//! ASCII character that normalization produces, other than an unreserved
-//! one, is percent-encoded: it was data, not a delimiter.
+//! a barrier: the text between barriers (a "piece") is normalized on its
+//! own. A piece whose normal form would hold an ASCII character other than
+//! an unreserved one (a delimiter, `%`, a space...), or would be a dot
+//! segment (`.`, `..`: `%EF%BC%8E%EF%BC%8E` is `．．`, NFKC `..`), is kept
+//! as written and reported ([`Kept`]): normalization never produces a
+//! delimiter or a dot segment that was not there (issue 16: with NFKC,
+//! `http://a/secret/%EF%BC%8E%EF%BC%8E/public` became `http://a/public`).
+//! Percent-encoding such a character instead (as irinorm once did) would
+//! still add a `%` that was not there.
 
 use std::borrow::Cow;
 
 use unicode_normalization::{is_nfc_quick, is_nfkc_quick, IsNormalized, UnicodeNormalization};
 
-use crate::table::{is, push_pct, UNRESERVED};
+use crate::table::{is, UNRESERVED};
 
 /// A Unicode normalization form.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
@@ -45,9 +51,27 @@ impl CharNorm {
     }
 }
 
+/// A piece of text that normalization would have turned into structure
+/// (a delimiter or a dot segment), kept as written.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Kept {
+    /// Byte offset of the piece in the normalized text's input.
+    pub offset: usize,
+    /// The piece, as written (and kept).
+    pub text: String,
+    /// What normalization would have made of it.
+    pub would_be: String,
+}
+
 /// Normalizes `s` (an IRI-reference, or text about to be parsed as one)
 /// without changing its structure; see the module documentation.
 pub fn apply(s: &str, form: CharNorm) -> Cow<'_, str> {
+    apply_reporting(s, form, &mut Vec::new())
+}
+
+/// [`apply`], and every piece kept as written because its normal form
+/// would have changed the structure.
+pub fn apply_reporting<'a>(s: &'a str, form: CharNorm, kept: &mut Vec<Kept>) -> Cow<'a, str> {
     if form == CharNorm::None || s.is_ascii() {
         return Cow::Borrowed(s);
     }
@@ -63,12 +87,12 @@ pub fn apply(s: &str, form: CharNorm) -> Cow<'_, str> {
     let mut piece_start = 0;
     for (i, c) in s.char_indices() {
         if c.is_ascii() && !is(c as u8, UNRESERVED) {
-            piece(&s[piece_start..i], form, &mut out);
+            piece(s, piece_start, i, form, &mut out, kept);
             out.push(c);
             piece_start = i + 1;
         }
     }
-    piece(&s[piece_start..], form, &mut out);
+    piece(s, piece_start, s.len(), form, &mut out, kept);
     if out == s {
         Cow::Borrowed(s)
     } else {
@@ -76,22 +100,41 @@ pub fn apply(s: &str, form: CharNorm) -> Cow<'_, str> {
     }
 }
 
-fn piece(p: &str, form: CharNorm, out: &mut String) {
+/// Appends the normal form of `s[start..end]` (a text between barriers),
+/// or the text itself when its normal form would add structure.
+fn piece(
+    s: &str,
+    start: usize,
+    end: usize,
+    form: CharNorm,
+    out: &mut String,
+    kept: &mut Vec<Kept>,
+) {
+    let p = &s[start..end];
     if p.is_ascii() {
         out.push_str(p);
         return;
     }
-    let mut emit = |c: char| {
-        if c.is_ascii() && !is(c as u8, UNRESERVED) {
-            push_pct(out, c as u8);
-        } else {
-            out.push(c);
-        }
-    };
+    let at = out.len();
     match form {
-        CharNorm::Nfc => p.nfc().for_each(&mut emit),
-        CharNorm::Nfkc => p.nfkc().for_each(&mut emit),
-        CharNorm::None => p.chars().for_each(&mut emit),
+        CharNorm::Nfc => out.extend(p.nfc()),
+        CharNorm::Nfkc => out.extend(p.nfkc()),
+        CharNorm::None => out.push_str(p),
+    }
+    let new = &out[at..];
+    // A delimiter (gen-delims, sub-delims, `%`) or any other ASCII that is
+    // not unreserved, or a segment that is only dots (RFC 3986 §3.3 dot
+    // segments, removed by rung 1): structure that was not there.
+    let structure =
+        new.bytes().any(|b| b.is_ascii() && !is(b, UNRESERVED)) || matches!(new, "." | "..");
+    if structure {
+        kept.push(Kept {
+            offset: start,
+            text: p.to_owned(),
+            would_be: new.to_owned(),
+        });
+        out.truncate(at);
+        out.push_str(p);
     }
 }
 
@@ -112,11 +155,46 @@ mod tests {
     fn structure_is_kept() {
         // '=' + U+0338 must not compose into '≠'.
         assert_eq!(apply("a=\u{338}b", CharNorm::Nfc), "a=\u{338}b");
-        // U+037E GREEK QUESTION MARK is canonically ';': data, so encoded.
-        assert_eq!(apply("x\u{37E}y", CharNorm::Nfc), "x%3By");
-        // NFKC: FULLWIDTH SOLIDUS and NO-BREAK SPACE.
-        assert_eq!(apply("a\u{FF0F}b\u{A0}c", CharNorm::Nfkc), "a%2Fb%20c");
+        // U+037E GREEK QUESTION MARK is canonically ';': kept as written.
+        assert_eq!(apply("x\u{37E}y", CharNorm::Nfc), "x\u{37E}y");
+        // NFKC: FULLWIDTH SOLIDUS and NO-BREAK SPACE: those pieces are
+        // kept, the others normalized.
+        assert_eq!(
+            apply("a\u{FF0F}b/\u{FB01}/\u{A0}c", CharNorm::Nfkc),
+            "a\u{FF0F}b/fi/\u{A0}c"
+        );
         // Triplets are untouched.
         assert_eq!(apply("%C3%A9e\u{301}", CharNorm::Nfc), "%C3%A9é");
+    }
+
+    /// Issue 16: FULLWIDTH FULL STOP (U+FF0E) is `.` under NFKC; two of
+    /// them made a `..` segment that rung 1 then removed.
+    #[test]
+    fn never_makes_a_dot_segment() {
+        let mut kept = Vec::new();
+        let s = "http://a/secret/\u{FF0E}\u{FF0E}/public";
+        assert_eq!(apply_reporting(s, CharNorm::Nfkc, &mut kept), s);
+        assert_eq!(
+            kept,
+            [Kept {
+                offset: 16,
+                text: "\u{FF0E}\u{FF0E}".into(),
+                would_be: "..".into()
+            }]
+        );
+        assert_eq!(apply("/\u{FF0E}/", CharNorm::Nfkc), "/\u{FF0E}/");
+        // Dots inside a longer piece are no segment: normalized.
+        assert_eq!(apply("/a\u{FF0E}\u{FF0E}/", CharNorm::Nfkc), "/a../");
+    }
+
+    #[test]
+    fn never_makes_a_delimiter_or_percent() {
+        // FULLWIDTH PERCENT SIGN, NUMBER SIGN, COMMERCIAL AT, QUESTION MARK.
+        for c in ['\u{FF05}', '\u{FF03}', '\u{FF20}', '\u{FF1F}', '\u{FE56}'] {
+            let s = format!("x{c}y");
+            let mut kept = Vec::new();
+            assert_eq!(apply_reporting(&s, CharNorm::Nfkc, &mut kept), s);
+            assert_eq!(kept.len(), 1, "{s}");
+        }
     }
 }

@@ -526,7 +526,12 @@ impl Normalizer {
                 &mut NoTrace,
                 &mut Vec::new(),
             );
-            let normalized = charnorm::apply(&iri, o.char_norm);
+            let mut kept = Vec::new();
+            let normalized = charnorm::apply_reporting(&iri, o.char_norm, &mut kept);
+            w.extend(kept.into_iter().map(|k| Warning::CharNormKept {
+                text: k.text,
+                would_be: k.would_be,
+            }));
             if let Ok(nm) = parse::parse(&normalized, Grammar::IriReference) {
                 if normalized != s {
                     note(t, Rule::CharNorm, None, None, s, &normalized);

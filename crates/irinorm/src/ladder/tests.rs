@@ -264,6 +264,44 @@ fn base_and_charnorm() {
         .unwrap());
 }
 
+/// Issue 16: NFKC (and NFC) never produces a delimiter or a dot segment:
+/// FULLWIDTH FULL STOP twice, percent-encoded, made `..` and hid a path.
+#[test]
+fn charnorm_never_changes_structure() {
+    for cn in [CharNorm::Nfkc, CharNorm::Nfc] {
+        for rung in [Rung::Syntax, Rung::Scheme] {
+            let nz = Normalizer::new(Options {
+                char_norm: cn,
+                ..Options::new(rung, Form::Uri)
+            });
+            let s = "http://a/secret/%EF%BC%8E%EF%BC%8E/public";
+            assert!(!nz.equivalent(s, "http://a/public").unwrap());
+            let r = nz.normalize_full(s).unwrap();
+            assert_eq!(r.text, s);
+            if cn == CharNorm::Nfkc {
+                assert_eq!(r.warnings.len(), 1, "{:?}", r.warnings);
+                assert_eq!(r.warnings[0].code(), "charnorm-kept");
+                assert!(r.warnings[0].to_string().contains("\"..\""));
+            } else {
+                assert!(r.warnings.is_empty());
+            }
+            // A fullwidth solidus and percent sign stay data.
+            let s = "http://a/x%EF%BC%8Fy/%EF%BC%85z";
+            assert_eq!(nz.normalize(s).unwrap(), s);
+            // The rest of the reference is still normalized.
+            assert_eq!(
+                nz.normalize("http://a/%EF%BC%8E%EF%BC%8E/%EF%AC%81")
+                    .unwrap(),
+                if cn == CharNorm::Nfkc {
+                    "http://a/%EF%BC%8E%EF%BC%8E/fi"
+                } else {
+                    "http://a/%EF%BC%8E%EF%BC%8E/%EF%AC%81"
+                }
+            );
+        }
+    }
+}
+
 #[test]
 fn explain_reports_rules() {
     let e = Normalizer::default()

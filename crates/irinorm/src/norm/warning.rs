@@ -14,6 +14,16 @@ pub enum Warning {
         /// Why, and which label.
         error: IdnaError,
     },
+    /// A text that NFC / NFKC (the `nfc` / `nfkc` options) would have
+    /// turned into a delimiter, a `%` or a dot segment, kept as written
+    /// (issue 16: NFKC never changes the structure of a reference).
+    CharNormKept {
+        /// The text kept (a run between delimiters of the rung-1 `iri`
+        /// form, where character normalization is applied).
+        text: String,
+        /// What normalization would have made of it.
+        would_be: String,
+    },
 }
 
 impl Warning {
@@ -21,6 +31,7 @@ impl Warning {
     pub fn code(&self) -> &'static str {
         match self {
             Warning::Idna { error, .. } => error.kind.code(),
+            Warning::CharNormKept { .. } => "charnorm-kept",
         }
     }
 }
@@ -36,6 +47,11 @@ impl core::fmt::Display for Warning {
                 offset: None,
                 error,
             } => write!(f, "domain kept as is: {error}"),
+            Warning::CharNormKept { text, would_be } => write!(
+                f,
+                "{text:?} kept as is: character normalization would make it {would_be:?}, \
+                 a delimiter or dot segment that was not there"
+            ),
         }
     }
 }
