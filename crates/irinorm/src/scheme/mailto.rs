@@ -3,6 +3,8 @@
 //! any DNS name (RFC 6068 §5 allows both percent-encoded UTF-8 and A-labels
 //! for IDNs); header field names are case-insensitive (RFC 5322 §1.2.2).
 //! Local parts and header values are never touched: their case may matter.
+//! The address list is split as the grammar says (quoted-strings and
+//! domain literals hide their `,` and `@`), see [`addresses`].
 
 use super::lower_outside_triplets;
 use crate::idn::IdnaProfile;
@@ -26,11 +28,11 @@ pub(crate) fn normalize(
     out.push_str(m.scheme(s)?);
     out.push(':');
     // to = addr-spec *("," addr-spec)  (RFC 6068 §2)
-    for (k, addr) in path.split(',').enumerate() {
+    for (k, (addr, at)) in addresses(path).enumerate() {
         if k > 0 {
             out.push(',');
         }
-        match addr.rfind('@') {
+        match at {
             Some(at) if at + 1 < addr.len() => {
                 out.push_str(&addr[..=at]);
                 out.push_str(&domain(&addr[at + 1..], form, profile, warnings));
@@ -55,6 +57,69 @@ pub(crate) fn normalize(
         out.push_str(f);
     }
     (out != s).then_some(out)
+}
+
+/// The addresses of `to = addr-spec *("," addr-spec)` (RFC 6068 §2), each
+/// with the offset of the `@` that separates its local part from its
+/// domain, split the way the grammar does: a `,` or `@` inside a
+/// quoted-string local part (RFC 5322 §3.2.4: `DQUOTE *(qtext /
+/// quoted-pair) DQUOTE`) or inside a domain literal (`[` ... `]`) is data,
+/// not a separator. In a URI the `"` is written `%22`, `\` `%5C`, `[` `%5B`
+/// and `]` `%5D` (RFC 6068 §2: characters outside `pchar` are
+/// percent-encoded), so those triplets are the delimiters here; a
+/// quoted-pair (`%5C` then one character or triplet) never ends a quote.
+/// An unterminated quote runs to the end: the rest is one address with no
+/// domain, which nothing lower-cases (a demanding reading: only what is
+/// certainly a domain is touched).
+fn addresses(to: &str) -> impl Iterator<Item = (&str, Option<usize>)> {
+    let b = to.as_bytes();
+    let mut out = Vec::new();
+    let (mut start, mut at) = (0, None);
+    let (mut quoted, mut literal) = (false, false);
+    let mut i = 0;
+    let triplet = |i: usize| -> Option<u8> {
+        if b.get(i) == Some(&b'%') && i + 2 < b.len() {
+            u8::from_str_radix(to.get(i + 1..i + 3)?, 16).ok()
+        } else {
+            None
+        }
+    };
+    while i < b.len() {
+        let t = triplet(i);
+        let step = if t.is_some() { 3 } else { 1 };
+        let c = t.unwrap_or(b[i]);
+        if quoted {
+            match c {
+                b'\\' => {
+                    // quoted-pair: skip the escaped character or triplet.
+                    let j = i + step;
+                    i = j + if triplet(j).is_some() { 3 } else { 1 };
+                    continue;
+                }
+                b'"' => quoted = false,
+                _ => {}
+            }
+        } else if literal {
+            if c == b']' {
+                literal = false;
+            }
+        } else {
+            match c {
+                b'"' => quoted = true,
+                b'[' => literal = true,
+                b'@' if t.is_none() => at = Some(i - start),
+                b',' if t.is_none() => {
+                    out.push((&to[start..i], at));
+                    start = i + 1;
+                    at = None;
+                }
+                _ => {}
+            }
+        }
+        i += step;
+    }
+    out.push((&to[start..], at));
+    out.into_iter()
 }
 
 /// `domain = dot-atom-text / "[" *dtext-no-obs "]"` (RFC 6068 §2).
@@ -108,5 +173,105 @@ mod tests {
             n("mailto:%22a@b%22@X.org", Form::Uri).as_deref(),
             Some("mailto:%22a@b%22@x.org")
         );
+    }
+
+    /// Issue 16: the `,` inside the quoted local part `"a@B,c"` split the
+    /// address, and `B` was lower-cased as if it were a domain.
+    #[test]
+    fn quoted_local_parts_are_not_split() {
+        assert_eq!(
+            n("mailto:%22a@B,c%22@D.com", Form::Uri).as_deref(),
+            Some("mailto:%22a@B,c%22@d.com")
+        );
+        assert_eq!(n("mailto:%22a@B,c%22@d.com", Form::Uri), None);
+        for form in [Form::Uri, Form::Iri] {
+            // An escaped quote (quoted-pair `\"`) does not end the quote.
+            assert_eq!(
+                n("mailto:%22a%5C%22@B,c%22@D.com,X@Y.COM", form).as_deref(),
+                Some("mailto:%22a%5C%22@B,c%22@d.com,X@y.com")
+            );
+            // An unterminated quote: no domain, nothing lower-cased.
+            assert_eq!(n("mailto:%22a@B,C@D", form), None);
+            // Before the quote, addresses are split as usual.
+            assert_eq!(
+                n("mailto:X@Y.COM,%22a@B,C@D", form).as_deref(),
+                Some("mailto:X@y.com,%22a@B,C@D")
+            );
+            // A domain literal keeps its `,` (dtext) and is lower-cased whole.
+            assert_eq!(
+                n("mailto:a@%5BIPv6:A,B%5D,C@D.E", form).as_deref(),
+                Some("mailto:a@%5Bipv6:a,b%5D,C@d.e")
+            );
+            // `%2C` is data, never a separator.
+            assert_eq!(
+                n("mailto:a%2CB@C.D", form).as_deref(),
+                Some("mailto:a%2CB@c.d")
+            );
+        }
+    }
+
+    /// The class, against an independent walk of the grammar on every
+    /// sequence of up to 5 tokens: the addresses are split only at literal
+    /// `,` outside quoted-strings and domain literals, and exactly the
+    /// domains (after the last top-level `@` of each address) are
+    /// lower-cased; local parts are never touched.
+    #[test]
+    fn only_domains_change() {
+        let tokens = ["a", "B", ",", "@", "%22", "%5C", "%5B", "%5D", "%2C"];
+        let mut stack: Vec<Vec<&str>> = vec![vec![]];
+        while let Some(seq) = stack.pop() {
+            if seq.len() < 5 {
+                for t in tokens {
+                    let mut next = seq.clone();
+                    next.push(t);
+                    stack.push(next);
+                }
+            }
+            // The model: per token, whether it is in a domain.
+            let (mut state, mut escaped) = (' ', false);
+            let mut addrs: Vec<Vec<(&str, bool)>> = vec![vec![]];
+            for &t in &seq {
+                let top = state == ' ';
+                match (state, t) {
+                    _ if escaped => escaped = false,
+                    ('"', "%5C") => escaped = true,
+                    ('"', "%22") | ('[', "%5D") => state = ' ',
+                    (' ', "%22") => state = '"',
+                    (' ', "%5B") => state = '[',
+                    _ => {}
+                }
+                if top && t == "," {
+                    addrs.push(vec![]);
+                    continue;
+                }
+                addrs.last_mut().unwrap().push((t, top && t == "@"));
+            }
+            let mut want = String::new();
+            for (k, a) in addrs.iter().enumerate() {
+                if k > 0 {
+                    want.push(',');
+                }
+                let last_at = a.iter().rposition(|&(_, at)| at);
+                for (i, &(t, _)) in a.iter().enumerate() {
+                    let domain = last_at.is_some_and(|p| i > p);
+                    want.push_str(&if domain {
+                        t.to_ascii_lowercase()
+                    } else {
+                        t.to_owned()
+                    });
+                }
+            }
+            let s: String = seq.concat();
+            let got = n(&format!("mailto:{s}"), Form::Uri).unwrap_or_else(|| format!("mailto:{s}"));
+            // Triplets keep their case (`%5B`); letters in domains do not.
+            let want = format!(
+                "mailto:{}",
+                want.replace("%5b", "%5B")
+                    .replace("%5d", "%5D")
+                    .replace("%5c", "%5C")
+                    .replace("%2c", "%2C")
+            );
+            assert_eq!(got, want, "{s:?}");
+        }
     }
 }
