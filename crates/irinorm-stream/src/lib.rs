@@ -9,7 +9,8 @@
 //! - [`input`]: arguments, stdin, files; gzip and zstd by magic bytes.
 //! - [`output`]: stdout or a file, gzip/zstd by extension.
 //! - [`record`]: lines, CSV/TSV columns, JSON Lines fields.
-//! - [`pipeline`]: the reader → workers → ordered writer pipeline
+//! - [`pipeline`]: the reader → workers → ordered writer pipeline (one file
+//!   per stage)
 //!   ([`run`]), rejects, counters ([`Summary`]), progress.
 //! - [`dedupe`]: deduplication by key (exact or 128-bit digests).
 //! - [`decode`]: lines that are not UTF-8 (`--input-encoding`).
