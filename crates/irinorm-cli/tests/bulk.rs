@@ -471,15 +471,30 @@ fn huge_lines_and_long_runs() {
     let mut input = b"http://x/\n".to_vec();
     input.extend_from_slice(huge.as_bytes());
     input.extend_from_slice(b"\nhttp://y/\n");
-    // The huge line is longer than the chunk size: the chunk grows.
-    let r = run(&["to-uri", "--chunk-size", "4096", "-j", "2"], &input);
+    // The huge line is longer than the chunk size: the chunk grows (up to
+    // --max-len, 1 MiB by default: here raised to let it through).
+    let r = run(
+        &[
+            "to-uri",
+            "--chunk-size",
+            "4096",
+            "-j",
+            "2",
+            "--max-len",
+            "2000000",
+        ],
+        &input,
+    );
     assert_eq!(r.code, 0, "{}", r.stderr);
     let lines = r.lines();
     assert_eq!(lines.len(), 3);
     assert_eq!(lines[1].len(), huge.len() + 4);
     assert!(lines[1].ends_with("a%C3%BC"));
     assert_eq!(lines[2], "http://y/");
-    let r = run(&["check", "--format", "jsonl"], &input);
+    let r = run(
+        &["check", "--format", "jsonl", "--max-len", "2000000"],
+        &input,
+    );
     assert_eq!(r.json()[1]["input"].as_str().unwrap().len(), huge.len());
 }
 

@@ -61,7 +61,9 @@ pub use failure::{Failure, Reject};
 pub use input::{Input, Inputs};
 pub use op::{Format, JsonObject, Op};
 pub use output::Sink;
-pub use pipeline::{default_threads, run, Config, Summary, Task, DEFAULT_CHUNK_SIZE};
+pub use pipeline::{
+    default_threads, run, Config, Summary, Task, DEFAULT_CHUNK_SIZE, DEFAULT_MAX_LEN,
+};
 pub use record::{Column, RecordMode};
 
 /// Writes one line to stderr, ignoring write errors: a closed or full

@@ -330,6 +330,30 @@ impl CsvCutter {
     }
 }
 
+impl CsvCutter {
+    /// Goes on with the record in progress over `bytes` (the reader skipping
+    /// a record that is too long): where in `bytes` the record ends, or
+    /// `None` when it goes on.
+    pub(crate) fn record_end(&mut self, bytes: &[u8]) -> Option<usize> {
+        let mut pos = 0;
+        while pos < bytes.len() {
+            let (res, nin, _, _) =
+                self.rdr
+                    .read_record(&bytes[pos..], &mut self.out, &mut self.ends);
+            pos += nin;
+            match res {
+                csv_core::ReadRecordResult::Record => return Some(pos),
+                csv_core::ReadRecordResult::InputEmpty | csv_core::ReadRecordResult::End => {
+                    return None
+                }
+                csv_core::ReadRecordResult::OutputFull
+                | csv_core::ReadRecordResult::OutputEndsFull => {}
+            }
+        }
+        None
+    }
+}
+
 /// Writes one delimited field, quoting it when needed (`only` is true for
 /// the single field of a one-field record: an empty one is written `""` so
 /// that the record is not a blank line, which readers skip).

@@ -201,7 +201,7 @@ impl Op for ExplainOp {
 
 pub(crate) fn run(a: Args) -> Result<ExitCode, CliError> {
     let op = ExplainOp {
-        p: a.ladder.pipeline(a.ladder.form)?,
+        p: a.ladder.pipeline(a.ladder.form, a.io.max_len)?,
     };
     execute(&a.io, RecordMode::Lines, Task::Map(&op))
 }

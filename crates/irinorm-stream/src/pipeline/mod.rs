@@ -51,6 +51,9 @@ use crate::record::{Layout, RecordMode};
 /// enough that `2 × threads + 2` of them are a few tens of MB.
 pub const DEFAULT_CHUNK_SIZE: usize = 1 << 20;
 
+/// Default `max_len`: the core's default maximum length (1 MiB).
+pub const DEFAULT_MAX_LEN: usize = irinorm::ladder::DEFAULT_MAX_LEN;
+
 /// How to run.
 #[derive(Clone, Debug)]
 pub struct Config {
@@ -58,6 +61,10 @@ pub struct Config {
     pub threads: usize,
     /// Target chunk size in bytes.
     pub chunk_size: usize,
+    /// Longest unit (line, CSV record, JSON line, argument) in bytes,
+    /// without its line end: a longer one is rejected as `too-long` and
+    /// skipped without being held in memory.
+    pub max_len: usize,
     /// Stop at the first rejected input.
     pub strict: bool,
     /// Encoding of lines that are not UTF-8 (they are rejected without it).
@@ -79,6 +86,7 @@ impl Default for Config {
         Config {
             threads: default_threads(),
             chunk_size: DEFAULT_CHUNK_SIZE,
+            max_len: DEFAULT_MAX_LEN,
             strict: false,
             encoding: None,
             records: RecordMode::Lines,
@@ -138,6 +146,28 @@ struct ChunkIn {
     kind: ChunkKind,
     layout: Layout,
     bufs: Box<Bufs>,
+    /// A unit longer than `--max-len` that the reader skipped right after
+    /// the chunk's data (reported after the chunk's units, in order).
+    overlong: Option<Overlong>,
+}
+
+/// How many bytes of a too-long unit are kept for its reject report.
+const OVERLONG_PREFIX: usize = 256;
+
+/// A unit (line, CSV record, JSON line) longer than `--max-len`, skipped
+/// by the reader without buffering it.
+struct Overlong {
+    /// Its first [`OVERLONG_PREFIX`] bytes.
+    prefix: Vec<u8>,
+    /// Its length in bytes, without its terminator.
+    len: u64,
+    /// Line ends before it (blank lines before a CSV record).
+    lead_lines: u64,
+    /// Line ends from the end of the chunk's data to the end of the unit
+    /// (its blank lines, its quoted line ends, its terminator).
+    lines: u64,
+    /// The input ended inside it.
+    eof: bool,
 }
 
 #[derive(Default)]
@@ -146,6 +176,8 @@ struct Stats {
     accepted: u64,
     rejected: u64,
     written: u64,
+    /// Bytes of too-long units skipped by the reader.
+    skipped: u64,
 }
 
 /// Line numbers: workers number lines from 1 within their chunk and say
@@ -180,6 +212,7 @@ struct Shared<'a> {
     encoding: Option<InputEncoding>,
     strict: bool,
     needs_ident: bool,
+    max_len: usize,
 }
 
 /// Runs `task` over `inputs`, writing to `sink` (which the caller
@@ -225,6 +258,7 @@ pub fn run(inputs: Inputs, cfg: &Config, task: Task<'_>, sink: &mut Sink) -> io:
     {
         let rd = Reader {
             chunk_size: cfg.chunk_size.max(1),
+            max_len: cfg.max_len,
             records: cfg.records.clone(),
             work_tx,
             results_tx: results_tx.clone(),
@@ -244,6 +278,7 @@ pub fn run(inputs: Inputs, cfg: &Config, task: Task<'_>, sink: &mut Sink) -> io:
         format: cfg.format,
         encoding: cfg.encoding,
         strict: cfg.strict,
+        max_len: cfg.max_len,
         needs_ident: match task {
             Task::Dedupe(_, d) => d.needs_ident(cfg.format),
             Task::Map(_) => false,
@@ -452,5 +487,109 @@ mod tests {
             s.line(),
             "read 10, written 6, rejected 1, duplicates 3, unique 6 (keys ~2.0 KiB); 1 rejects not shown (--rejects FILE keeps them all)"
         );
+    }
+
+    /// Runs with a rejects file; returns output, summary and the rejects
+    /// as (line, kind, original) .
+    fn go_rejects(
+        content: &[u8],
+        cfg: &Config,
+    ) -> (String, Summary, Vec<(String, String, String)>) {
+        let (dir, inputs) = file(content);
+        let rej = dir.path().join("rej.tsv");
+        let cfg = Config {
+            rejects_file: Some(rej.clone()),
+            ..cfg.clone()
+        };
+        let mut sink = Sink::memory();
+        let s = run(inputs, &cfg, Task::Map(&Upper), &mut sink).unwrap();
+        let r = std::fs::read_to_string(&rej).unwrap();
+        let rejects = r
+            .lines()
+            .map(|l| {
+                let f: Vec<&str> = l.split('\t').collect();
+                (f[0].to_owned(), f[2].to_owned(), f[4].to_owned())
+            })
+            .collect();
+        (String::from_utf8(sink.into_memory()).unwrap(), s, rejects)
+    }
+
+    #[test]
+    fn too_long_lines_are_skipped_in_every_chunking() {
+        // Lines of 4 bytes pass, longer ones are rejected with their line
+        // number, wherever the chunk boundaries fall, and whether the reader
+        // skipped them or they arrived whole.
+        let long = "y".repeat(300);
+        let input = format!("abcd\r\n{long}\r\nefgh\nabcde\n\n{long}\nij\nklmnopq\r\n{long}");
+        for chunk_size in [1, 3, 5, 64, 4096] {
+            for threads in [1, 3] {
+                let cfg = Config {
+                    threads,
+                    chunk_size,
+                    max_len: 4,
+                    ..Config::default()
+                };
+                let (out, s, rej) = go_rejects(input.as_bytes(), &cfg);
+                assert_eq!(out, "ABCD\nEFGH\n\nIJ\n", "chunk {chunk_size}");
+                assert_eq!((s.read, s.rejected), (9, 5), "chunk {chunk_size}");
+                let lines: Vec<&str> = rej.iter().map(|r| r.0.as_str()).collect();
+                assert_eq!(lines, ["2", "4", "6", "8", "9"], "chunk {chunk_size}");
+                assert_eq!(rej[3].2, "klmnopq", "no line end in the report");
+                assert!(rej.iter().all(|r| r.1 == "too-long"));
+                assert_eq!(rej[0].2, "y".repeat(256), "the report keeps a prefix");
+                assert_eq!(rej[1].2, "abcde");
+                // Skipped lines count without their line ends.
+                assert!(s.bytes as usize + 5 >= input.len(), "chunk {chunk_size}");
+            }
+        }
+    }
+
+    #[test]
+    fn too_long_csv_records_skip_to_the_record_end() {
+        // A quoted field with line ends, longer than the limit: the whole
+        // record goes, the next records keep their line numbers.
+        let big = "x\n".repeat(200);
+        let input = format!("id,u\n1,a\n\n2,\"{big}\"\n3,b\n4,\"unterminated {big}");
+        for chunk_size in [2, 7, 64, 1 << 16] {
+            let cfg = Config {
+                threads: 2,
+                chunk_size,
+                max_len: 50,
+                records: RecordMode::Delimited {
+                    delimiter: b',',
+                    quoting: true,
+                    column: Column::Name("u".into()),
+                    column2: None,
+                    header: true,
+                    into: None,
+                },
+                ..Config::default()
+            };
+            let (out, s, rej) = go_rejects(input.as_bytes(), &cfg);
+            assert_eq!(out, "id,u\n1,A\n3,B\n", "chunk {chunk_size}");
+            assert_eq!((s.read, s.rejected), (4, 2), "chunk {chunk_size}");
+            let lines: Vec<&str> = rej.iter().map(|r| r.0.as_str()).collect();
+            assert_eq!(lines, ["4", "206"], "chunk {chunk_size}");
+        }
+    }
+
+    #[test]
+    fn a_header_longer_than_the_limit_is_an_error() {
+        let cfg = Config {
+            max_len: 8,
+            chunk_size: 4,
+            records: RecordMode::Delimited {
+                delimiter: b',',
+                quoting: true,
+                column: Column::Name("u".into()),
+                column2: None,
+                header: true,
+                into: None,
+            },
+            ..Config::default()
+        };
+        let (_dir, inputs) = file(b"u,aaaaaaaaaaaaaaaaaaaaaaaaaaaaaa\nx,y\n");
+        let e = run(inputs, &cfg, Task::Map(&Upper), &mut Sink::memory()).unwrap_err();
+        assert!(e.to_string().contains("header"), "{e}");
     }
 }

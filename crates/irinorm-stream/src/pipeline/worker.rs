@@ -10,7 +10,7 @@ use crate::failure::{kind, Failure, Reject};
 use crate::op::{Format, JsonObject, Op};
 use crate::record::{write_record, CsvCursor, CsvParser, JsonRecord, RecordMode};
 
-use super::{Bufs, ChunkIn, ChunkKind, ChunkOut, Payload, Shared, Stats, Task};
+use super::{Bufs, ChunkIn, ChunkKind, ChunkOut, Payload, Shared, Stats, Task, OVERLONG_PREFIX};
 
 /// Per-worker reusable buffers.
 struct Scratch {
@@ -93,6 +93,40 @@ impl Ctx<'_, '_> {
         }
     }
 
+    /// A unit longer than `--max-len` (skipped by the reader, or found
+    /// whole in a chunk): rejected as `too-long` without running the op; in
+    /// line input, the op's output for an unavailable input keeps one
+    /// output a line (`check`'s verdict, a jsonl object with `"input":
+    /// null`). Only its first bytes are kept for the report.
+    fn too_long(&mut self, line: u64, raw: &[u8], len: u64) -> bool {
+        self.stats.read += 1;
+        let f = Failure::new(
+            kind::TOO_LONG,
+            self.sh.max_len,
+            format!(
+                "{len} bytes, more than --max-len {}: skipped (the report keeps its first {} bytes)",
+                self.sh.max_len, OVERLONG_PREFIX
+            ),
+        );
+        if let (Task::Map(op), RecordMode::Lines) = (self.sh.task, &self.sh.records) {
+            let before = self.out.len();
+            match self.sh.format {
+                Format::Text => op.write_text_unavailable(&f, self.out),
+                Format::Jsonl => {
+                    let mut o = JsonObject::begin(self.out);
+                    o.null("input");
+                    op.write_json_unavailable(&mut o);
+                    o.error(Some(&f));
+                    o.end();
+                }
+            }
+            if self.out.len() > before {
+                self.stats.written += 1;
+            }
+        }
+        self.outcome(Err(f), line, &raw[..raw.len().min(OVERLONG_PREFIX)])
+    }
+
     /// One line of plain line input.
     fn line(
         &mut self,
@@ -101,8 +135,11 @@ impl Ctx<'_, '_> {
         line: u64,
         chunk_text: Option<&str>,
     ) -> bool {
-        self.stats.read += 1;
         let raw = &data[span.clone()];
+        if raw.len() > self.sh.max_len {
+            return self.too_long(line, raw, raw.len() as u64);
+        }
+        self.stats.read += 1;
         let ident = match chunk_text {
             Some(t) => Ok(&t[span.clone()]),
             None => to_text(raw, self.sh.encoding, self.decoded),
@@ -158,8 +195,11 @@ impl Ctx<'_, '_> {
         field2: Option<&str>,
         into: Option<&str>,
     ) -> bool {
-        self.stats.read += 1;
         let raw = &data[span.clone()];
+        if raw.len() > self.sh.max_len {
+            return self.too_long(line, raw, raw.len() as u64);
+        }
+        self.stats.read += 1;
         let r = json_record(
             self.sh,
             raw,
@@ -273,6 +313,7 @@ fn process(sh: &Shared<'_>, scratch: &mut Scratch, c: ChunkIn) -> ChunkOut {
         kind,
         layout,
         mut bufs,
+        overlong,
     } = c;
     bufs.out.clear();
     bufs.keys.clear();
@@ -318,8 +359,14 @@ fn process(sh: &Shared<'_>, scratch: &mut Scratch, c: ChunkIn) -> ChunkOut {
             if let Some(p) = scratch.csv.as_mut() {
                 p.reset();
                 while let Some(rec) = p.next(data, &mut cur) {
-                    ctx.stats.read += 1;
                     let raw = &data[rec.span.clone()];
+                    if raw.len() > sh.max_len {
+                        if !ctx.too_long(rec.line, raw, raw.len() as u64) {
+                            break;
+                        }
+                        continue;
+                    }
+                    ctx.stats.read += 1;
                     let r = match rec.field(layout.column) {
                         None => Err(Failure::new(
                             kind::MISSING_COLUMN,
@@ -396,6 +443,14 @@ fn process(sh: &Shared<'_>, scratch: &mut Scratch, c: ChunkIn) -> ChunkOut {
             cur.line - 1
         }
     };
+    let mut lines = lines;
+    if let Some(o) = overlong {
+        if !ctx.stopped {
+            ctx.too_long(lines + o.lead_lines + 1, &o.prefix, o.len);
+            ctx.stats.skipped += o.len;
+            lines += o.lines;
+        }
+    }
     let Ctx {
         stats,
         rejects,

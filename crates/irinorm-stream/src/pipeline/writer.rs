@@ -96,7 +96,7 @@ impl Writer<'_> {
                 s.accepted += stats.accepted;
                 s.rejected += stats.rejected;
                 s.written += stats.written;
-                s.bytes += bufs.len as u64;
+                s.bytes += bufs.len as u64 + stats.skipped;
                 match self.dedupe.as_deref_mut() {
                     None => self.sink.write_all(&bufs.out)?,
                     Some(d) => {
