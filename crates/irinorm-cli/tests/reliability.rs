@@ -284,3 +284,35 @@ fn numeric_options_are_range_checked() {
         r.stderr
     );
 }
+
+#[test]
+fn explain_output_is_bounded_in_proportion_to_the_input() {
+    // 20,000 triplets: 20,000 changes at rung syntax. Each step lists at most
+    // 32 of them, then their count; jsonl gives the count as changes_total.
+    let input = format!("http://a/{}\n", "%41".repeat(20_000));
+    let r = run(&["explain"], input.as_bytes());
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let out = r.out();
+    let listed = out
+        .lines()
+        .filter(|l| l.contains("decode-unreserved"))
+        .count();
+    assert_eq!(listed, 32, "{}", &out[..out.len().min(2000)]);
+    assert!(out.contains("... and 19968 more changes (the first 32 are listed)"));
+    // The six outputs (each at most the input's length) and a bounded rest.
+    assert!(
+        out.len() < 7 * input.len() + 64 * 100,
+        "{} bytes",
+        out.len()
+    );
+    let r = run(&["explain", "--format", "jsonl"], input.as_bytes());
+    let v = &r.json()[0];
+    let syntax_uri = &v["steps"][2];
+    assert_eq!(syntax_uri["changes"].as_array().unwrap().len(), 32);
+    assert_eq!(syntax_uri["changes_total"], 20_000);
+    assert!(
+        r.stdout.len() < 7 * input.len() + 64 * 300,
+        "{} bytes",
+        r.stdout.len()
+    );
+}
