@@ -322,6 +322,13 @@ pub(crate) fn execute(
         rejects_file: io.rejects.clone(),
         show_rejects: io.show_rejects,
     };
+    // Before anything is created or truncated: no output may be an input or
+    // the other output (same device and inode, whatever the names).
+    let outputs: Vec<(&str, &std::path::Path)> = [("-o", &io.output), ("--rejects", &io.rejects)]
+        .into_iter()
+        .filter_map(|(what, p)| p.as_deref().map(|p| (what, p)))
+        .collect();
+    irinorm_stream::atomic::check_distinct(&inputs, &outputs)?;
     let mut sink = match &io.output {
         Some(p) => Sink::create(p)?,
         None => Sink::stdout(),

@@ -5,195 +5,11 @@
 
 mod common;
 
-use std::io::{Read, Write};
+use std::io::Write;
 use std::path::Path;
 use std::process::{Command, Stdio};
 
-use common::{rejects, run, run_in};
-
-/// One gzip member holding `n` bytes `b`.
-fn gzip_member(b: u8, n: usize) -> Vec<u8> {
-    let mut e = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
-    let block = vec![b; 1 << 20];
-    let mut left = n;
-    while left > 0 {
-        let k = left.min(block.len());
-        e.write_all(&block[..k]).unwrap();
-        left -= k;
-    }
-    e.finish().unwrap()
-}
-
-/// A gzip file of `head`, then `gib_quarters` x 256 MiB of `a` (one 64 MiB
-/// member repeated: a few hundred KB on disk), then `tail`.
-fn huge_gzip(path: &Path, head: &[u8], quarters: usize, tail: &[u8]) -> u64 {
-    let member = gzip_member(b'a', 64 << 20);
-    let mut f = std::io::BufWriter::new(std::fs::File::create(path).unwrap());
-    let mut g = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
-    g.write_all(head).unwrap();
-    f.write_all(&g.finish().unwrap()).unwrap();
-    for _ in 0..quarters * 4 {
-        f.write_all(&member).unwrap();
-    }
-    let mut g = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::fast());
-    g.write_all(tail).unwrap();
-    f.write_all(&g.finish().unwrap()).unwrap();
-    f.flush().unwrap();
-    (head.len() + tail.len()) as u64 + quarters as u64 * (256 << 20)
-}
-
-/// Runs the binary with `stdin` fed by `feed` (on a thread of its own),
-/// and returns its exit status, stdout, stderr and the peak resident memory
-/// of the children of this test process so far, in bytes (`getrusage`
-/// RUSAGE_CHILDREN: the largest child's peak; other tests' children are
-/// small, so it bounds this one's from above).
-#[cfg(target_os = "linux")]
-fn run_measured(
-    dir: &Path,
-    args: &[&str],
-    feed: impl FnOnce(&mut dyn Write) + Send + 'static,
-) -> (i32, String, String, u64) {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_irinorm"))
-        .current_dir(dir)
-        .args(args)
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .stderr(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut stdin = child.stdin.take().unwrap();
-    let feeder = std::thread::spawn(move || feed(&mut stdin));
-    let mut out = child.stdout.take().unwrap();
-    let mut err = child.stderr.take().unwrap();
-    let reader = std::thread::spawn(move || {
-        let mut s = String::new();
-        err.read_to_string(&mut s).unwrap();
-        s
-    });
-    let mut o = String::new();
-    out.read_to_string(&mut o).unwrap();
-    let status = child.wait().unwrap();
-    feeder.join().unwrap();
-    let e = reader.join().unwrap();
-    let usage =
-        nix::sys::resource::getrusage(nix::sys::resource::UsageWho::RUSAGE_CHILDREN).unwrap();
-    // Linux reports ru_maxrss in KiB.
-    let peak = usage.max_rss() as u64 * 1024;
-    (status.code().unwrap_or(-1), o, e, peak)
-}
-
-/// `--max-len` (default 1 MiB) x 2 threads x 32: what "bounded by the
-/// limit" allows, whatever the input size.
-const PEAK_BOUND: u64 = 64 << 20;
-
-#[cfg(target_os = "linux")]
-#[test]
-fn a_multi_gigabyte_line_in_a_small_gzip_is_skipped_in_bounded_memory() {
-    let dir = tempfile::tempdir().unwrap();
-    let p = dir.path().join("big.gz");
-    // 2.25 GiB (past 2^31) of one line, then a good line.
-    let total = huge_gzip(&p, b"http://first.example/\n", 9, b"\nhttp://ok.example/\n");
-    assert!(
-        std::fs::metadata(&p).unwrap().len() < 4 << 20,
-        "small on disk"
-    );
-    assert!(total > 1 << 31);
-    let (code, out, err, peak) = run_measured(
-        dir.path(),
-        &[
-            "normalize",
-            "-j",
-            "2",
-            "-i",
-            "big.gz",
-            "--rejects",
-            "rej.tsv",
-        ],
-        |_| {},
-    );
-    assert_eq!(code, 1, "{err}");
-    assert_eq!(out, "http://first.example/\nhttp://ok.example/\n");
-    assert!(err.contains("read 3, written 2, rejected 1"), "{err}");
-    let rej = rejects(&dir.path().join("rej.tsv"));
-    assert_eq!(rej.len(), 1);
-    assert_eq!((rej[0][0].as_str(), rej[0][2].as_str()), ("2", "too-long"));
-    assert_eq!(
-        rej[0][1], "1048576",
-        "offset: the first byte past the limit"
-    );
-    assert!(rej[0][3].starts_with(&format!("{} bytes", 9u64 * (256 << 20))));
-    assert_eq!(rej[0][4], "a".repeat(256));
-    assert!(peak < PEAK_BOUND, "peak RSS {peak} bytes");
-}
-
-#[cfg(target_os = "linux")]
-#[test]
-fn an_unterminated_csv_quote_is_skipped_in_bounded_memory() {
-    let dir = tempfile::tempdir().unwrap();
-    let p = dir.path().join("big.csv.gz");
-    // The quote opened on line 3 never closes: everything after it is one
-    // record (with its line ends), up to the end of the input.
-    huge_gzip(
-        &p,
-        b"id,url\n1,http://a.example/\n2,\"http://b.example/",
-        9,
-        b"\n3,http://c.example/\n",
-    );
-    let (code, out, err, peak) = run_measured(
-        dir.path(),
-        &[
-            "check",
-            "-j",
-            "2",
-            "--column",
-            "url",
-            "-i",
-            "big.csv.gz",
-            "--rejects",
-            "rej.tsv",
-        ],
-        |_| {},
-    );
-    assert_eq!(code, 1, "{err}");
-    assert_eq!(out, "id,url\n1,http://a.example/\n");
-    assert!(err.contains("read 2, written 1, rejected 1"), "{err}");
-    let rej = rejects(&dir.path().join("rej.tsv"));
-    assert_eq!((rej[0][0].as_str(), rej[0][2].as_str()), ("3", "too-long"));
-    assert!(
-        rej[0][4].starts_with("2,\\\"http://b.example/aaa")
-            || rej[0][4].starts_with("2,\"http://b.example/aaa"),
-        "{:?}",
-        rej[0][4]
-    );
-    assert!(peak < PEAK_BOUND, "peak RSS {peak} bytes");
-}
-
-#[cfg(target_os = "linux")]
-#[test]
-fn a_multi_gigabyte_line_on_stdin_is_skipped_in_bounded_memory() {
-    let dir = tempfile::tempdir().unwrap();
-    let (code, out, err, peak) = run_measured(dir.path(), &["check", "-j", "2"], |w| {
-        w.write_all(b"http://a.example/\n").unwrap();
-        let block = vec![b'a'; 1 << 20];
-        // 2.25 GiB through a pipe, never all in memory on either side.
-        for _ in 0..(9 << 8) {
-            w.write_all(&block).unwrap();
-        }
-        w.write_all(b"\r\nhttp://b.example/\n").unwrap();
-    });
-    assert_eq!(code, 1, "{err}");
-    let lines: Vec<&str> = out.lines().collect();
-    assert_eq!(lines.len(), 3, "one verdict a line: {out}");
-    assert_eq!(lines[0], "valid");
-    assert!(
-        lines[1].starts_with("invalid: ") && lines[1].ends_with("(too-long)"),
-        "{}",
-        lines[1]
-    );
-    assert_eq!(lines[2], "valid");
-    assert!(err.contains("line 2, byte 1048576: too-long"), "{err}");
-    assert!(peak < PEAK_BOUND, "peak RSS {peak} bytes");
-}
+use common::{run, run_in};
 
 #[test]
 fn max_len_applies_to_lines_records_json_and_arguments() {
@@ -315,4 +131,242 @@ fn explain_output_is_bounded_in_proportion_to_the_input() {
         "{} bytes",
         r.stdout.len()
     );
+}
+
+/// The names in `dir`, sorted.
+fn names(dir: &Path) -> Vec<String> {
+    let mut v: Vec<String> = std::fs::read_dir(dir)
+        .unwrap()
+        .map(|e| e.unwrap().file_name().to_string_lossy().into_owned())
+        .collect();
+    v.sort();
+    v
+}
+
+#[test]
+fn a_panic_in_any_thread_fails_the_run_and_leaves_no_output() {
+    // The hook exists in debug builds only (the binary under test is one).
+    let dir = tempfile::tempdir().unwrap();
+    let input: String = (0..20_000)
+        .map(|i| format!("http://a.example/{i}\n"))
+        .collect();
+    std::fs::write(dir.path().join("in.txt"), &input).unwrap();
+    std::fs::write(dir.path().join("out.txt"), "old\n").unwrap();
+    for stage in ["reader", "worker", "writer"] {
+        let o = common::irinorm(dir.path())
+            .env("IRINORM_TEST_PANIC_IN", stage)
+            .args([
+                "normalize",
+                "-j",
+                "2",
+                "--chunk-size",
+                "1000",
+                "-i",
+                "in.txt",
+            ])
+            .args(["-o", "out.txt", "--rejects", "rej.txt"])
+            .output()
+            .unwrap();
+        let err = String::from_utf8_lossy(&o.stderr);
+        assert_eq!(o.status.code(), Some(2), "{stage}: {err}");
+        assert!(
+            err.contains(&format!(
+                "irinorm: error: internal error: the {stage} thread panicked"
+            )),
+            "{stage}: {err}"
+        );
+        assert_eq!(names(dir.path()), ["in.txt", "out.txt"], "{stage}");
+        assert_eq!(
+            std::fs::read_to_string(dir.path().join("out.txt")).unwrap(),
+            "old\n"
+        );
+    }
+    // Without the variable, the same run succeeds.
+    let r = run_in(
+        dir.path(),
+        &[
+            "normalize",
+            "-j",
+            "2",
+            "--chunk-size",
+            "1000",
+            "-i",
+            "in.txt",
+            "-o",
+            "out.txt",
+        ],
+        b"",
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(
+        std::fs::read_to_string(dir.path().join("out.txt")).unwrap(),
+        input
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn an_output_that_is_an_input_or_another_output_is_refused() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(d.join("same.txt"), "http://a.example/\n").unwrap();
+    std::os::unix::fs::symlink("same.txt", d.join("link.txt")).unwrap();
+    std::fs::hard_link(d.join("same.txt"), d.join("hard.txt")).unwrap();
+    std::fs::create_dir(d.join("sub")).unwrap();
+    for args in [
+        &["normalize", "-i", "same.txt", "-o", "same.txt"][..],
+        &["normalize", "-i", "same.txt", "-o", "link.txt"],
+        &["normalize", "-i", "same.txt", "-o", "hard.txt"],
+        &["normalize", "-i", "same.txt", "-o", "sub/../same.txt"],
+        &["check", "-i", "same.txt", "--rejects", "./hard.txt"],
+        &[
+            "normalize",
+            "-i",
+            "same.txt",
+            "-o",
+            "new.txt",
+            "--rejects",
+            "sub/../new.txt",
+        ],
+        &[
+            "normalize",
+            "-i",
+            "same.txt",
+            "-o",
+            "x.txt",
+            "--rejects",
+            "x.txt",
+        ],
+    ] {
+        let r = run_in(d, args, b"");
+        assert_eq!(r.code, 2, "{args:?}: {}", r.stderr);
+        assert!(
+            r.stderr.contains("irinorm: error: "),
+            "{args:?}: {}",
+            r.stderr
+        );
+        assert_eq!(
+            std::fs::read_to_string(d.join("same.txt")).unwrap(),
+            "http://a.example/\n",
+            "{args:?}"
+        );
+        assert_eq!(
+            names(d),
+            ["hard.txt", "link.txt", "same.txt", "sub"],
+            "{args:?}"
+        );
+    }
+    // Stdin redirected from the output file, and stdout appended to the
+    // input file.
+    let same = || std::fs::File::open(d.join("same.txt")).unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_irinorm"))
+        .current_dir(d)
+        .args(["normalize", "-o", "same.txt"])
+        .stdin(same())
+        .output()
+        .unwrap();
+    assert_eq!(o.status.code(), Some(2));
+    let append = std::fs::OpenOptions::new()
+        .append(true)
+        .open(d.join("same.txt"))
+        .unwrap();
+    let o = Command::new(env!("CARGO_BIN_EXE_irinorm"))
+        .current_dir(d)
+        .args(["normalize", "-i", "same.txt"])
+        .stdout(append)
+        .output()
+        .unwrap();
+    assert_eq!(
+        o.status.code(),
+        Some(2),
+        "{}",
+        String::from_utf8_lossy(&o.stderr)
+    );
+    assert_eq!(
+        std::fs::read_to_string(d.join("same.txt")).unwrap(),
+        "http://a.example/\n"
+    );
+}
+
+#[test]
+fn corrupt_truncated_or_trailing_junk_compressed_input_fails_and_leaves_no_output() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let text: String = (0..50_000)
+        .map(|i| format!("http://a.example/{i}\n"))
+        .collect();
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    gz.write_all(text.as_bytes()).unwrap();
+    let gz = gz.finish().unwrap();
+    let zst = zstd::encode_all(text.as_bytes(), 3).unwrap();
+    let cases: Vec<(&str, Vec<u8>)> = vec![
+        ("truncated.gz", gz[..gz.len() / 2].to_vec()),
+        ("no-trailer.gz", gz[..gz.len() - 4].to_vec()),
+        ("junk.gz", [&gz[..], b"junk after the member\n"].concat()),
+        ("nul.gz", [&gz[..], &[0u8; 16][..]].concat()),
+        ("truncated.zst", zst[..zst.len() / 2].to_vec()),
+        ("junk.zst", [&zst[..], b"junk"].concat()),
+    ];
+    for (name, bytes) in cases {
+        std::fs::write(d.join(name), bytes).unwrap();
+        for out in ["out.txt", "out.txt.gz"] {
+            let r = run_in(d, &["normalize", "-i", name, "-o", out], b"");
+            assert_eq!(r.code, 2, "{name}: {}", r.stderr);
+            assert!(
+                r.stderr.contains("truncated, corrupt, or followed by"),
+                "{name}: {}",
+                r.stderr
+            );
+            assert!(!d.join(out).exists(), "{name}: no {out}");
+        }
+        std::fs::remove_file(d.join(name)).unwrap();
+    }
+    assert!(
+        names(d).is_empty(),
+        "no temporary file left: {:?}",
+        names(d)
+    );
+}
+
+#[cfg(unix)]
+#[test]
+fn sigterm_or_sigint_mid_run_removes_the_temporary_output() {
+    use std::os::unix::process::ExitStatusExt;
+    for sig in [
+        nix::sys::signal::Signal::SIGTERM,
+        nix::sys::signal::Signal::SIGINT,
+    ] {
+        let dir = tempfile::tempdir().unwrap();
+        let d = dir.path();
+        std::fs::write(d.join("out.txt.gz"), "old").unwrap();
+        let mut child = Command::new(env!("CARGO_BIN_EXE_irinorm"))
+            .current_dir(d)
+            .args(["normalize", "-o", "out.txt.gz", "--rejects", "rej.txt"])
+            .stdin(Stdio::piped())
+            .stdout(Stdio::null())
+            .stderr(Stdio::piped())
+            .spawn()
+            .unwrap();
+        let mut stdin = child.stdin.take().unwrap();
+        // Stdin stays open: the run is in the middle of its input, by
+        // construction rather than by timing.
+        stdin
+            .write_all(b"http://a.example/\nhttp://b example/\n")
+            .unwrap();
+        stdin.flush().unwrap();
+        // Both temporary files exist once the run has started.
+        let temps = || names(d).into_iter().filter(|n| n.ends_with(".tmp")).count();
+        while temps() < 2 {
+            std::thread::yield_now();
+        }
+        nix::sys::signal::kill(nix::unistd::Pid::from_raw(child.id() as i32), sig).unwrap();
+        let status = child.wait().unwrap();
+        drop(stdin);
+        assert_eq!(status.signal(), Some(sig as i32), "{status:?}");
+        assert_eq!(names(d), ["out.txt.gz"], "{sig}: temporary files removed");
+        assert_eq!(
+            std::fs::read_to_string(d.join("out.txt.gz")).unwrap(),
+            "old"
+        );
+    }
 }

@@ -8,6 +8,8 @@
 //!
 //! - [`input`]: arguments, stdin, files; gzip and zstd by magic bytes.
 //! - [`output`]: stdout or a file, gzip/zstd by extension.
+//! - [`atomic`]: output files renamed into place only on success; inputs
+//!   and outputs that are one file refused.
 //! - [`record`]: lines, CSV/TSV columns, JSON Lines fields.
 //! - [`pipeline`]: the reader → workers → ordered writer pipeline (one file
 //!   per stage)
@@ -45,9 +47,11 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod atomic;
 pub mod decode;
 pub mod dedupe;
 pub mod failure;
+mod fault;
 pub mod input;
 pub mod op;
 pub mod output;

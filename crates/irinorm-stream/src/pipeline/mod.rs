@@ -253,9 +253,11 @@ pub fn run(inputs: Inputs, cfg: &Config, task: Task<'_>, sink: &mut Sink) -> io:
     let cancel = Arc::new(AtomicBool::new(false));
     let raw_count = Arc::new(AtomicU64::new(0));
 
-    // The reader is detached: if the run stops early (--strict, broken
-    // pipe) while it waits on a terminal, nobody waits for it.
-    {
+    // The reader is joined when the run reads everything (then it has
+    // ended); if the run stops early (--strict, broken pipe, an error) while
+    // it waits on a terminal, nobody waits for it: it is cancelled, and ends
+    // at its next permit or with the process.
+    let reader = {
         let rd = Reader {
             chunk_size: cfg.chunk_size.max(1),
             max_len: cfg.max_len,
@@ -269,8 +271,8 @@ pub fn run(inputs: Inputs, cfg: &Config, task: Task<'_>, sink: &mut Sink) -> io:
         };
         std::thread::Builder::new()
             .name("irinorm-reader".into())
-            .spawn(move || rd.run(inputs))?;
-    }
+            .spawn(move || rd.run(inputs))?
+    };
 
     let shared = Shared {
         task,
@@ -324,7 +326,11 @@ pub fn run(inputs: Inputs, cfg: &Config, task: Task<'_>, sink: &mut Sink) -> io:
             buf: Vec::new(),
             line_base: Vec::new(),
         };
-        let r = w.run(&results_rx);
+        // A panic of the writer (this thread) is an error like the
+        // others: the workers must still be told to stop, or the scope
+        // would wait for them forever.
+        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| w.run(&results_rx)))
+            .unwrap_or_else(|p| Err(crate::fault::panicked("writer", p)));
         // Dropping the writer drops the permits' sender: a reader waiting
         // for a permit ends.
         drop(w);
@@ -333,6 +339,16 @@ pub fn run(inputs: Inputs, cfg: &Config, task: Task<'_>, sink: &mut Sink) -> io:
         r
     });
     progress.finish();
+    // Everything was read: the reader has ended; join it (a panic it could
+    // not report would surface here).
+    let result = match result {
+        Ok(true) => match reader.join() {
+            Ok(()) => Ok(()),
+            Err(p) => Err(crate::fault::panicked("reader", p)),
+        },
+        Ok(false) => Ok(()),
+        Err(e) => Err(e),
+    };
     let broken = |e: &io::Error| e.kind() == io::ErrorKind::BrokenPipe;
     match result {
         Ok(()) => {}

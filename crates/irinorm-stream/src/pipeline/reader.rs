@@ -38,7 +38,19 @@ pub(super) struct Reader {
 }
 
 impl Reader {
+    /// Reads every input; a panic is sent to the writer as a fatal error
+    /// at the next sequence number (chunks before it are still written).
     pub(super) fn run(mut self, inputs: Inputs) {
+        let r = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| self.inputs(inputs)));
+        if let Err(p) = r {
+            let _ = self.results_tx.send(ChunkOut {
+                seq: self.seq,
+                payload: Payload::Fatal(crate::fault::panicked("reader", p)),
+            });
+        }
+    }
+
+    fn inputs(&mut self, inputs: Inputs) {
         for (source, input) in inputs.list.into_iter().enumerate() {
             if self.cancel.load(Ordering::Relaxed) {
                 return;
@@ -68,8 +80,12 @@ impl Reader {
     }
 
     fn send(&mut self, c: ChunkIn) -> bool {
+        let ok = self.work_tx.send(c).is_ok();
         self.seq += 1;
-        self.work_tx.send(c).is_ok()
+        if self.seq == 2 {
+            crate::fault::inject("reader");
+        }
+        ok
     }
 
     fn args(&mut self, source: usize, args: Vec<Vec<u8>>) -> io::Result<bool> {

@@ -4,6 +4,7 @@ use std::fs::File;
 use std::io::{self, BufWriter, Write};
 use std::path::PathBuf;
 
+use crate::atomic::PendingFile;
 use crate::failure::Reject;
 use crate::input::{self};
 use crate::progress::Progress;
@@ -14,6 +15,9 @@ use super::Config;
 /// else the first few on stderr.
 pub(super) struct RejectReporter {
     pub(super) file: Option<(PathBuf, BufWriter<File>)>,
+    /// The rejects file is renamed into place at the end of a successful
+    /// run only.
+    pub(super) pending: Option<PendingFile>,
     pub(super) limit: u64,
     pub(super) shown: u64,
     pub(super) names: Vec<String>,
@@ -22,15 +26,16 @@ pub(super) struct RejectReporter {
 
 impl RejectReporter {
     pub(super) fn new(cfg: &Config, names: Vec<String>, args_only: bool) -> io::Result<Self> {
-        let file = match &cfg.rejects_file {
+        let (file, pending) = match &cfg.rejects_file {
             Some(p) => {
-                let f = File::create(p).map_err(|e| input::with_path(e, p))?;
-                Some((p.clone(), BufWriter::new(f)))
+                let (pending, f) = PendingFile::create(p)?;
+                (Some((p.clone(), BufWriter::new(f))), Some(pending))
             }
-            None => None,
+            None => (None, None),
         };
         Ok(RejectReporter {
             file,
+            pending,
             limit: cfg.show_rejects,
             shown: 0,
             names,
@@ -100,10 +105,14 @@ impl RejectReporter {
         Ok(())
     }
 
+    /// Flushes the rejects file and puts it in place.
     pub(super) fn finish(&mut self) -> io::Result<()> {
         if let Some((p, f)) = self.file.as_mut() {
             f.flush().map_err(|e| input::with_path(e, p))?;
         }
-        Ok(())
+        match self.pending.take() {
+            Some(p) => p.commit(),
+            None => Ok(()),
+        }
     }
 }

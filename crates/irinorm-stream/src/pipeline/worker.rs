@@ -44,8 +44,19 @@ pub(super) fn worker(
         crossbeam_channel::select! {
             recv(work_rx) -> m => match m {
                 Ok(c) => {
-                    let out = process(sh, &mut scratch, c);
-                    if results_tx.send(out).is_err() {
+                    // A panic becomes the chunk's result, in its place in
+                    // the order: the writer fails the run there (it would
+                    // otherwise wait for the chunk forever).
+                    let seq = c.seq;
+                    let out = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+                        process(sh, &mut scratch, c)
+                    }))
+                    .unwrap_or_else(|p| ChunkOut {
+                        seq,
+                        payload: Payload::Fatal(crate::fault::panicked("worker", p)),
+                    });
+                    let fatal = matches!(out.payload, Payload::Fatal(_));
+                    if results_tx.send(out).is_err() || fatal {
                         return;
                     }
                 }
@@ -307,6 +318,7 @@ fn for_each_line(
 }
 
 fn process(sh: &Shared<'_>, scratch: &mut Scratch, c: ChunkIn) -> ChunkOut {
+    crate::fault::inject("worker");
     let ChunkIn {
         seq,
         source,

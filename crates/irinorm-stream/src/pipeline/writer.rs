@@ -29,7 +29,9 @@ pub(super) struct Writer<'a> {
 }
 
 impl Writer<'_> {
-    pub(super) fn run(&mut self, results_rx: &Receiver<ChunkOut>) -> io::Result<()> {
+    /// Writes every chunk in order; true when all were (every sender is
+    /// gone: the reader has ended), false when the run stopped early.
+    pub(super) fn run(&mut self, results_rx: &Receiver<ChunkOut>) -> io::Result<bool> {
         let mut pending: BTreeMap<u64, ChunkOut> = BTreeMap::new();
         let mut next = 0u64;
         loop {
@@ -52,11 +54,21 @@ impl Writer<'_> {
             while let Some(c) = pending.remove(&next) {
                 next += 1;
                 if !self.chunk(c)? {
-                    return Ok(());
+                    return Ok(false);
                 }
             }
         }
-        Ok(())
+        // Every sender is gone: a chunk still pending means one before it
+        // never came (a thread died without saying so). Never a success.
+        if let Some((_, c)) = pending.pop_first() {
+            return Err(match c.payload {
+                Payload::Fatal(e) => e,
+                _ => io::Error::other(format!(
+                    "internal error: chunk {next} of the input was lost; the output is incomplete"
+                )),
+            });
+        }
+        Ok(true)
     }
 
     fn base(&mut self, source: usize) -> &mut u64 {
@@ -68,6 +80,7 @@ impl Writer<'_> {
 
     /// Handles one chunk in order; false to stop.
     fn chunk(&mut self, c: ChunkOut) -> io::Result<bool> {
+        crate::fault::inject("writer");
         match c.payload {
             Payload::Fatal(e) => Err(e),
             Payload::Header { source, out, lines } => {
