@@ -370,3 +370,37 @@ fn sigterm_or_sigint_mid_run_removes_the_temporary_output() {
         );
     }
 }
+
+#[test]
+fn records_that_readers_disagree_on_are_rejected() {
+    // Python's json keeps the last "u", a first-match reader the first: the
+    // record is rejected, whichever value is the bad one.
+    let input = concat!(
+        "{\"u\":\"http://ok/\",\"u\":\"http://bad host/\"}\n",
+        "{\"u\":\"http://bad host/\",\"u\":\"http://ok/\"}\n",
+        "{\"u\":\"http://ok/\",\"\\u0075\":\"http://x/\"}\n",
+        "{\"u\":\"http://ok/\",\"v\":{\"u\":1,\"u\":2}}\n",
+    );
+    let r = run(&["check", "--field", "u"], input.as_bytes());
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert_eq!(r.lines(), ["{\"u\":\"http://ok/\",\"v\":{\"u\":1,\"u\":2}}"]);
+    assert_eq!((r.summary().read, r.summary().rejected), (4, 3));
+    assert!(r.stderr.contains("line 1, byte 22: duplicate-key"), "{}", r.stderr);
+    // csv.DictReader reads the second `url` column: the header is refused
+    // before any record is read.
+    let csv = "url,url\nhttp://ok/,http://bad host/\n";
+    for args in [
+        &["check", "--column", "url"][..],
+        &["normalize", "--csv", "--column", "url"],
+        &["normalize", "--column", "1", "--header", "--into", "url"],
+    ] {
+        let r = run(args, csv.as_bytes());
+        assert_eq!(r.code, 2, "{args:?}: {}", r.stderr);
+        assert!(r.stdout.is_empty(), "{args:?}");
+        assert!(
+            r.stderr.contains("column \"url\" appears 2 times in the header (columns 1, 2)"),
+            "{args:?}: {}",
+            r.stderr
+        );
+    }
+}

@@ -106,6 +106,8 @@ pub mod kind {
     /// The unit (line, record, argument) is longer than `--max-len`: the
     /// core's `ErrorKind::TooLong` code, found before the op runs.
     pub const TOO_LONG: &str = "too-long";
+    /// A JSON Lines record names one member twice (RFC 8259 §4).
+    pub const DUPLICATE_KEY: &str = "duplicate-key";
     /// The `--column` is absent from a CSV/TSV record.
     pub const MISSING_COLUMN: &str = "missing-column";
 }
