@@ -163,8 +163,7 @@ fn an_unterminated_csv_quote_is_skipped_in_bounded_memory() {
     let rej = rejects(&dir.path().join("rej.tsv"));
     assert_eq!((rej[0][0].as_str(), rej[0][2].as_str()), ("3", "too-long"));
     assert!(
-        rej[0][4].starts_with("2,\\\"http://b.example/aaa")
-            || rej[0][4].starts_with("2,\"http://b.example/aaa"),
+        rej[0][4].starts_with("2,\"http://b.example/aaa"),
         "{:?}",
         rej[0][4]
     );

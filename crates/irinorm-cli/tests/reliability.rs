@@ -383,9 +383,16 @@ fn records_that_readers_disagree_on_are_rejected() {
     );
     let r = run(&["check", "--field", "u"], input.as_bytes());
     assert_eq!(r.code, 1, "{}", r.stderr);
-    assert_eq!(r.lines(), ["{\"u\":\"http://ok/\",\"v\":{\"u\":1,\"u\":2}}"]);
+    assert_eq!(
+        r.lines(),
+        ["{\"u\":\"http://ok/\",\"v\":{\"u\":1,\"u\":2}}"]
+    );
     assert_eq!((r.summary().read, r.summary().rejected), (4, 3));
-    assert!(r.stderr.contains("line 1, byte 22: duplicate-key"), "{}", r.stderr);
+    assert!(
+        r.stderr.contains("line 1, byte 22: duplicate-key"),
+        "{}",
+        r.stderr
+    );
     // csv.DictReader reads the second `url` column: the header is refused
     // before any record is read.
     let csv = "url,url\nhttp://ok/,http://bad host/\n";
@@ -398,9 +405,57 @@ fn records_that_readers_disagree_on_are_rejected() {
         assert_eq!(r.code, 2, "{args:?}: {}", r.stderr);
         assert!(r.stdout.is_empty(), "{args:?}");
         assert!(
-            r.stderr.contains("column \"url\" appears 2 times in the header (columns 1, 2)"),
+            r.stderr
+                .contains("column \"url\" appears 2 times in the header (columns 1, 2)"),
             "{args:?}: {}",
             r.stderr
         );
     }
+}
+
+#[cfg(unix)]
+#[test]
+fn the_rejects_file_escapes_every_field() {
+    // File names with a line feed and a tab, an original with a CR and one
+    // with a literal backslash-r, a non-UTF-8 byte: each reject stays one
+    // line of five fields, and what differed still differs.
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(d.join("a\nb.txt"), b"http://a b/\r\n").unwrap();
+    std::fs::write(
+        d.join("c\td.txt"),
+        b"http://c d/\\r\nhttp://e f/\rx\nhttp://\xff/\n",
+    )
+    .unwrap();
+    let r = run_in(
+        d,
+        &[
+            "check",
+            "-i",
+            "a\nb.txt",
+            "-i",
+            "c\td.txt",
+            "--rejects",
+            "rej.tsv",
+        ],
+        b"",
+    );
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    let text = String::from_utf8(std::fs::read(d.join("rej.tsv")).unwrap()).expect("UTF-8");
+    let rows: Vec<Vec<&str>> = text.lines().map(|l| l.split('\t').collect()).collect();
+    assert_eq!(rows.len(), 4, "{text}");
+    assert!(rows.iter().all(|f| f.len() == 5), "{text}");
+    assert_eq!(rows[0][0], "a\\nb.txt:1");
+    assert_eq!(rows[0][4], "http://a b/", "the line's own CRLF is its end");
+    assert_eq!(rows[1][0], "c\\td.txt:1");
+    assert_eq!(rows[1][4], "http://c d/\\\\r", "a literal backslash-r");
+    assert_eq!(rows[2][4], "http://e f/\\rx", "an inner CR");
+    assert_eq!((rows[3][2], rows[3][4]), ("invalid-utf8", "http://\\xFF/"));
+    // On stderr too, a file name cannot split a report.
+    let r = run_in(d, &["check", "-i", "a\nb.txt", "-i", "c\td.txt"], b"");
+    assert!(
+        r.stderr.contains("irinorm: a\\nb.txt:1, byte"),
+        "{}",
+        r.stderr
+    );
 }

@@ -43,12 +43,15 @@ impl RejectReporter {
         })
     }
 
-    /// `line 3`, `argument 2`, or `file.txt:3` when there are several inputs.
+    /// `line 3`, `argument 2`, or `file.txt:3` when there are several inputs
+    /// (the name escaped as in the rejects file: one report, one line).
     fn place(&self, r: &Reject) -> String {
         if self.args_only {
             format!("argument {}", r.line)
         } else if self.names.len() > 1 {
-            format!("{}:{}", self.names[r.source], r.line)
+            let mut name = Vec::new();
+            escape_field(self.names[r.source].as_bytes(), &mut name);
+            format!("{}:{}", String::from_utf8_lossy(&name), r.line)
         } else {
             format!("line {}", r.line)
         }
@@ -61,23 +64,17 @@ impl RejectReporter {
             r.line.to_string()
         };
         if let Some((p, f)) = self.file.as_mut() {
-            let msg: String = r
-                .failure
-                .message
-                .chars()
-                .map(|c| if c.is_control() { ' ' } else { c })
-                .collect();
-            let mut line = Vec::with_capacity(r.original.len() + msg.len() + 64);
-            line.extend_from_slice(
-                format!("{place}\t{}\t{}\t{msg}\t", r.failure.offset, r.failure.kind).as_bytes(),
-            );
-            for &b in &r.original {
-                match b {
-                    b'\n' => line.extend_from_slice(b"\\n"),
-                    b'\r' => line.extend_from_slice(b"\\r"),
-                    _ => line.push(b),
-                }
-            }
+            // Every field escaped alike: one reject is one line of five
+            // tab-separated fields, whatever a file name, a message or the
+            // original holds.
+            let mut line = Vec::with_capacity(r.original.len() + r.failure.message.len() + 64);
+            escape_field(place.as_bytes(), &mut line);
+            line.extend_from_slice(format!("\t{}\t", r.failure.offset).as_bytes());
+            escape_field(r.failure.kind.as_bytes(), &mut line);
+            line.push(b'\t');
+            escape_field(r.failure.message.as_bytes(), &mut line);
+            line.push(b'\t');
+            escape_field(&r.original, &mut line);
             line.push(b'\n');
             return f.write_all(&line).map_err(|e| input::with_path(e, p));
         }
@@ -114,5 +111,62 @@ impl RejectReporter {
             Some(p) => p.commit(),
             None => Ok(()),
         }
+    }
+}
+
+/// Writes `b` as one field of the rejects file: `\\` for a backslash, `\t`,
+/// `\n`, `\r` for tab, line feed, carriage return, `\xHH` for the other C0
+/// controls, DEL, and every byte that is not part of valid UTF-8, and
+/// `\u{HHHH}` for the C1 controls (U+0080-U+009F) and the line and paragraph
+/// separators (U+2028, U+2029). Everything else is written as it is. The
+/// field then holds no tab and no line end, the file is valid UTF-8, and the
+/// original bytes can be recovered exactly (a literal `\r` text, `\\r`,
+/// differs from an escaped CR, `\r`).
+pub(crate) fn escape_field(b: &[u8], out: &mut Vec<u8>) {
+    for chunk in b.utf8_chunks() {
+        for c in chunk.valid().chars() {
+            match c {
+                '\\' => out.extend_from_slice(b"\\\\"),
+                '\t' => out.extend_from_slice(b"\\t"),
+                '\n' => out.extend_from_slice(b"\\n"),
+                '\r' => out.extend_from_slice(b"\\r"),
+                '\0'..='\x1f' | '\x7f' => {
+                    out.extend_from_slice(format!("\\x{:02X}", c as u32).as_bytes())
+                }
+                '\u{80}'..='\u{9f}' | '\u{2028}' | '\u{2029}' => {
+                    out.extend_from_slice(format!("\\u{{{:04X}}}", c as u32).as_bytes())
+                }
+                _ => {
+                    let mut buf = [0u8; 4];
+                    out.extend_from_slice(c.encode_utf8(&mut buf).as_bytes());
+                }
+            }
+        }
+        for &x in chunk.invalid() {
+            out.extend_from_slice(format!("\\x{x:02X}").as_bytes());
+        }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::escape_field;
+
+    fn esc(b: &[u8]) -> String {
+        let mut v = Vec::new();
+        escape_field(b, &mut v);
+        String::from_utf8(v).expect("always UTF-8")
+    }
+
+    #[test]
+    fn every_control_is_escaped_and_backslashes_stay_distinct() {
+        assert_eq!(esc(b"a\tb\nc\rd"), "a\\tb\\nc\\rd");
+        // A literal backslash-r text and an escaped CR differ.
+        assert_ne!(esc(b"\\r"), esc(b"\r"));
+        assert_eq!(esc(b"\\r"), "\\\\r");
+        assert_eq!(esc(b"\0\x1b\x7f"), "\\x00\\x1B\\x7F");
+        assert_eq!(esc("\u{85}\u{2028}é".as_bytes()), "\\u{0085}\\u{2028}é");
+        assert_eq!(esc(b"caf\xe9\xff"), "caf\\xE9\\xFF");
+        assert_eq!(esc("http://a/ü?q".as_bytes()), "http://a/ü?q");
     }
 }
