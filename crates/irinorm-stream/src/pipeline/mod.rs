@@ -608,4 +608,48 @@ mod tests {
         let e = run(inputs, &cfg, Task::Map(&Upper), &mut Sink::memory()).unwrap_err();
         assert!(e.to_string().contains("header"), "{e}");
     }
+
+    proptest::proptest! {
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+
+        /// Whatever the chunk size, the limit and the threads: every line
+        /// is written or rejected (input = output + rejects), a line is
+        /// rejected exactly when it is longer than the limit, and each
+        /// reject has its line number.
+        #[test]
+        fn every_line_is_written_or_rejected_at_its_number(
+            lines in proptest::collection::vec("[a-c]{0,40}\r?", 0..40),
+            last_newline in proptest::bool::ANY,
+            max_len in 1usize..30,
+            chunk_size in 1usize..64,
+            threads in 1usize..4,
+        ) {
+            let mut input = lines.join("\n");
+            if last_newline && !lines.is_empty() {
+                input.push('\n');
+            }
+            // The model: lines end at \n, one trailing \r goes, a last
+            // line without \n counts when it is not empty.
+            let mut model: Vec<&str> = input.split('\n').collect();
+            if model.last() == Some(&"") {
+                model.pop();
+            }
+            let (mut out, mut bad) = (String::new(), Vec::new());
+            for (i, l) in model.iter().enumerate() {
+                let l = l.strip_suffix('\r').unwrap_or(l);
+                if l.len() > max_len {
+                    bad.push((i + 1).to_string());
+                } else {
+                    out.push_str(&l.to_ascii_uppercase());
+                    out.push('\n');
+                }
+            }
+            let cfg = Config { threads, chunk_size, max_len, ..Config::default() };
+            let (got, s, rej) = go_rejects(input.as_bytes(), &cfg);
+            proptest::prop_assert_eq!(got, out);
+            proptest::prop_assert_eq!(s.read, model.len() as u64);
+            let lines: Vec<String> = rej.iter().map(|r| r.0.clone()).collect();
+            proptest::prop_assert_eq!(lines, bad);
+        }
+    }
 }
