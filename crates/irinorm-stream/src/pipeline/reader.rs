@@ -188,14 +188,17 @@ impl Reader {
                     break;
                 }
                 // Read up to the chunk size, growing the buffer as it fills
-                // (a 21-byte input never takes a chunk's worth of memory);
-                // past the chunk size (a unit without its end yet), only
-                // what can still belong to a unit within the limit.
-                let want = if filled < self.chunk_size {
-                    (self.chunk_size - filled).min(filled.max(MIN_READ))
+                // (doubling from 64 KiB: a 21-byte input never takes a
+                // chunk's worth of memory); past the chunk size (a unit
+                // without its end yet), doubling again, but never past what
+                // can still belong to a unit within the limit (the check
+                // above guarantees there is room for one byte at least).
+                let room = if filled < self.chunk_size {
+                    self.chunk_size - filled
                 } else {
-                    (start + limit + 1).saturating_sub(filled).max(MIN_READ)
+                    (start + limit + 1).saturating_sub(filled).max(1)
                 };
+                let want = room.min(filled.max(MIN_READ));
                 grow(data, filled + want);
                 let n = read_some(&mut *reader, &mut data[filled..filled + want]).map_err(ctx)?;
                 filled += n;
