@@ -222,13 +222,7 @@ impl Reader {
                 }
             }
             if need_header && overlong.is_some() {
-                return Err(ctx(io::Error::new(
-                    io::ErrorKind::InvalidInput,
-                    format!(
-                        "the header record is longer than --max-len {}",
-                        self.max_len
-                    ),
-                )));
+                return Err(ctx(header_too_long(self.max_len)));
             }
             let c = ChunkIn {
                 seq: self.seq,
