@@ -357,6 +357,9 @@ fn sigterm_or_sigint_mid_run_removes_the_temporary_output() {
         // Both temporary files exist once the run has started.
         let temps = || names(d).into_iter().filter(|n| n.ends_with(".tmp")).count();
         while temps() < 2 {
+            if let Some(st) = child.try_wait().unwrap() {
+                panic!("the run ended before its outputs were created: {st:?}");
+            }
             std::thread::yield_now();
         }
         nix::sys::signal::kill(nix::unistd::Pid::from_raw(child.id() as i32), sig).unwrap();
