@@ -9,7 +9,7 @@ use std::process::ExitCode;
 use clap::ValueEnum;
 use irinorm_stream::{
     default_threads, run, Column, Config, Format, InputEncoding, Inputs, RecordMode, Sink, Summary,
-    Task, DEFAULT_CHUNK_SIZE,
+    Task, DEFAULT_CHUNK_SIZE, DEFAULT_MAX_LEN,
 };
 
 /// A fatal error: exit status 2.
@@ -42,6 +42,22 @@ pub(crate) enum FormatArg {
     Text,
     /// One JSON object per input line, in input order.
     Jsonl,
+}
+
+/// Largest `--threads` (each worker holds up to two chunks).
+const MAX_THREADS: usize = 1024;
+/// Largest `--chunk-size`: 256 MiB.
+const MAX_CHUNK_SIZE: usize = 1 << 28;
+/// Largest `--max-len`: 1 GiB.
+const MAX_MAX_LEN: usize = 1 << 30;
+
+/// A parser for a number in `min..=max` (clap says which range when it is
+/// not, or when it is not a number at all, exit status 2).
+fn ranged(min: usize, max: usize) -> impl clap::builder::TypedValueParser<Value = usize> {
+    use clap::builder::TypedValueParser;
+    clap::value_parser!(u64)
+        .range(min as u64..=max as u64)
+        .map(|v| v as usize)
 }
 
 /// Inputs, outputs, rejects, threads: every processing subcommand has these.
@@ -93,16 +109,23 @@ pub(crate) struct IoArgs {
     #[arg(long, value_name = "LABEL")]
     pub(crate) input_encoding: Option<String>,
 
-    /// Worker threads; 0 (the default) uses every core (dedupe: every core
-    /// but one, which the table's writer thread needs). Output keeps input
-    /// order whatever the number.
-    #[arg(short = 'j', long, value_name = "N", default_value_t = 0)]
+    /// Worker threads, 0 to 1024; 0 (the default) uses every core (dedupe:
+    /// every core but one, which the table's writer thread needs). Output
+    /// keeps input order whatever the number.
+    #[arg(short = 'j', long, value_name = "N", default_value_t = 0, value_parser = ranged(0, MAX_THREADS))]
     pub(crate) threads: usize,
 
-    /// Bytes of input per work unit (advanced; memory in use is about
-    /// 2 x (2 x threads + 2) x this).
-    #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_CHUNK_SIZE)]
+    /// Bytes of input per work unit, 1 to 256 MiB (advanced; memory in use
+    /// is about 2 x (2 x threads + 2) x this, allocated as the input fills
+    /// it).
+    #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_CHUNK_SIZE, value_parser = ranged(1, MAX_CHUNK_SIZE))]
     pub(crate) chunk_size: usize,
+
+    /// Longest input (a line, CSV record, JSON line or argument), in bytes
+    /// without its line end, 1 to 1 GiB: a longer one is rejected
+    /// (too-long) and skipped while it is read, never held in memory.
+    #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_LEN, value_parser = ranged(1, MAX_MAX_LEN))]
+    pub(crate) max_len: usize,
 
     /// No progress bar and no summary line (rejected inputs are still
     /// reported).
@@ -290,6 +313,7 @@ pub(crate) fn execute(
             (n, _) => n,
         },
         chunk_size: io.chunk_size,
+        max_len: io.max_len,
         strict: io.strict,
         encoding,
         records,
@@ -298,6 +322,13 @@ pub(crate) fn execute(
         rejects_file: io.rejects.clone(),
         show_rejects: io.show_rejects,
     };
+    // Before anything is created or truncated: no output may be an input or
+    // the other output (same device and inode, whatever the names).
+    let outputs: Vec<(&str, &std::path::Path)> = [("-o", &io.output), ("--rejects", &io.rejects)]
+        .into_iter()
+        .filter_map(|(what, p)| p.as_deref().map(|p| (what, p)))
+        .collect();
+    irinorm_stream::atomic::check_distinct(&inputs, &outputs)?;
     let mut sink = match &io.output {
         Some(p) => Sink::create(p)?,
         None => Sink::stdout(),

@@ -6,7 +6,7 @@
 use std::path::PathBuf;
 
 use clap::builder::TypedValueParser;
-use irinorm::ladder::{CharNorm, Form, Normalizer, Options, Rung, DEFAULT_MAX_LEN};
+use irinorm::ladder::{CharNorm, Form, Normalizer, Options, Rung};
 use irinorm::scheme::SchemeRegistry;
 use irinorm_rules::{load_toml, Config, Pipeline, Preset, RuleSet};
 
@@ -89,10 +89,6 @@ pub(crate) struct LadderArgs {
     /// `IP=HOST` for ip-to-host; repeatable.
     #[arg(long, value_name = "IP=HOST")]
     pub(crate) ip_to_host: Vec<String>,
-
-    /// Longer identifiers are rejected (too-long).
-    #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_LEN)]
-    pub(crate) max_len: usize,
 }
 
 fn list(s: &str) -> Vec<String> {
@@ -125,8 +121,9 @@ impl LadderArgs {
         preset.union(listed).map_err(CliError::Usage)
     }
 
-    /// The ladder options and rule parameters.
-    pub(crate) fn parts(&self, form: Form) -> Result<(Options, Config), CliError> {
+    /// The ladder options and rule parameters; `max_len` is `--max-len`
+    /// (an input option: the reader enforces it first).
+    pub(crate) fn parts(&self, form: Form, max_len: usize) -> Result<(Options, Config), CliError> {
         let mut config = Config::default();
         let mut schemes = SchemeRegistry::builtin();
         for path in [&self.schemes, &self.config].into_iter().flatten() {
@@ -166,7 +163,7 @@ impl LadderArgs {
             ignore_fragment: self.ignore_fragment,
             char_norm,
             schemes,
-            max_len: self.max_len,
+            max_len,
             ..Options::default()
         };
         Ok((opts, config))
@@ -183,9 +180,10 @@ impl LadderArgs {
         }
     }
 
-    /// The full pipeline for output in `form`.
-    pub(crate) fn pipeline(&self, form: Form) -> Result<Pipeline, CliError> {
-        let (opts, config) = self.parts(form)?;
+    /// The full pipeline for output in `form`, refusing inputs longer than
+    /// `max_len` bytes.
+    pub(crate) fn pipeline(&self, form: Form, max_len: usize) -> Result<Pipeline, CliError> {
+        let (opts, config) = self.parts(form, max_len)?;
         let rules = self.rules()?;
         Ok(Pipeline::new(self.normalizer(opts)?, rules, config))
     }

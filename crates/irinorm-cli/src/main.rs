@@ -65,7 +65,28 @@ enum Cmd {
 
 fn main() -> ExitCode {
     let cli = Cli::parse();
-    let r = match cli.cmd {
+    // A panic anywhere (the engine turns its threads' panics into errors
+    // already) fails the run with status 2, like any other fatal error.
+    let r = std::panic::catch_unwind(move || dispatch(cli)).unwrap_or_else(|_| {
+        Err(common::CliError::Io(std::io::Error::other(
+            "internal error (a panic, reported above); the output is incomplete",
+        )))
+    });
+    match r {
+        Ok(code) => code,
+        Err(common::CliError::Usage(m)) => {
+            irinorm_stream::note(format_args!("irinorm: error: {m}"));
+            ExitCode::from(2)
+        }
+        Err(common::CliError::Io(e)) => {
+            irinorm_stream::note(format_args!("irinorm: error: {e}"));
+            ExitCode::from(2)
+        }
+    }
+}
+
+fn dispatch(cli: Cli) -> Result<ExitCode, common::CliError> {
+    match cli.cmd {
         Cmd::Normalize(a) => cmd::normalize::run(a),
         Cmd::Compare(a) => cmd::compare::run(a),
         Cmd::Explain(a) => cmd::explain::run(a),
@@ -80,16 +101,5 @@ fn main() -> ExitCode {
         Cmd::Dedupe(a) => cmd::dedupe::run(a),
         Cmd::Completions(a) => Ok(cmd::completions::run(a)),
         Cmd::Man(a) => cmd::man::run(a),
-    };
-    match r {
-        Ok(code) => code,
-        Err(common::CliError::Usage(m)) => {
-            irinorm_stream::note(format_args!("irinorm: error: {m}"));
-            ExitCode::from(2)
-        }
-        Err(common::CliError::Io(e)) => {
-            irinorm_stream::note(format_args!("irinorm: error: {e}"));
-            ExitCode::from(2)
-        }
     }
 }

@@ -103,6 +103,11 @@ pub mod kind {
     pub const MISSING_FIELD: &str = "missing-field";
     /// The `--field` of a JSON record is not a string.
     pub const NOT_A_STRING: &str = "not-a-string";
+    /// The unit (line, record, argument) is longer than `--max-len`: the
+    /// core's `ErrorKind::TooLong` code, found before the op runs.
+    pub const TOO_LONG: &str = "too-long";
+    /// A JSON Lines record names one member twice (RFC 8259 §4).
+    pub const DUPLICATE_KEY: &str = "duplicate-key";
     /// The `--column` is absent from a CSV/TSV record.
     pub const MISSING_COLUMN: &str = "missing-column";
 }

@@ -131,6 +131,32 @@ impl<R: Read> Read for Counting<R> {
     }
 }
 
+/// A decompressor whose errors say what they mean for the run: a truncated
+/// stream, a corrupt one, or bytes after the last gzip member / zstd frame
+/// that are not another one are all errors (never a shorter input that
+/// looks complete: the last lines would be lost without a word).
+struct Decompressing<R> {
+    inner: R,
+    what: &'static str,
+}
+
+impl<R: Read> Read for Decompressing<R> {
+    fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+        self.inner.read(buf).map_err(|e| {
+            if e.kind() == io::ErrorKind::Interrupted {
+                return e;
+            }
+            io::Error::new(
+                e.kind(),
+                format!(
+                    "{} input is truncated, corrupt, or followed by bytes that are not {} ({e})",
+                    self.what, self.what
+                ),
+            )
+        })
+    }
+}
+
 /// How the bytes of a stream are compressed, by magic bytes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Compression {
@@ -212,10 +238,14 @@ pub(crate) fn open(input: &Input, raw_count: Arc<AtomicU64>) -> io::Result<Opene
     };
     let reader: Box<dyn Read + Send> = match compression {
         Compression::None => Box::new(br),
-        Compression::Gzip => Box::new(flate2::bufread::MultiGzDecoder::new(br)),
-        Compression::Zstd => {
-            Box::new(zstd::stream::read::Decoder::with_buffer(br).map_err(err_path)?)
-        }
+        Compression::Gzip => Box::new(Decompressing {
+            inner: flate2::bufread::MultiGzDecoder::new(br),
+            what: "gzip",
+        }),
+        Compression::Zstd => Box::new(Decompressing {
+            inner: zstd::stream::read::Decoder::with_buffer(br).map_err(err_path)?,
+            what: "zstd",
+        }),
     };
     Ok(Opened {
         reader,

@@ -8,8 +8,11 @@
 //!
 //! - [`input`]: arguments, stdin, files; gzip and zstd by magic bytes.
 //! - [`output`]: stdout or a file, gzip/zstd by extension.
+//! - [`atomic`]: output files renamed into place only on success; inputs
+//!   and outputs that are one file refused.
 //! - [`record`]: lines, CSV/TSV columns, JSON Lines fields.
-//! - [`pipeline`]: the reader → workers → ordered writer pipeline
+//! - [`pipeline`]: the reader → workers → ordered writer pipeline (one file
+//!   per stage)
 //!   ([`run`]), rejects, counters ([`Summary`]), progress.
 //! - [`dedupe`]: deduplication by key (exact or 128-bit digests).
 //! - [`decode`]: lines that are not UTF-8 (`--input-encoding`).
@@ -44,9 +47,11 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+pub mod atomic;
 pub mod decode;
 pub mod dedupe;
 pub mod failure;
+mod fault;
 pub mod input;
 pub mod op;
 pub mod output;
@@ -60,7 +65,9 @@ pub use failure::{Failure, Reject};
 pub use input::{Input, Inputs};
 pub use op::{Format, JsonObject, Op};
 pub use output::Sink;
-pub use pipeline::{default_threads, run, Config, Summary, Task, DEFAULT_CHUNK_SIZE};
+pub use pipeline::{
+    default_threads, run, Config, Summary, Task, DEFAULT_CHUNK_SIZE, DEFAULT_MAX_LEN,
+};
 pub use record::{Column, RecordMode};
 
 /// Writes one line to stderr, ignoring write errors: a closed or full

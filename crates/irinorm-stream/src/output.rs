@@ -7,6 +7,7 @@ use std::path::{Path, PathBuf};
 
 use flate2::write::GzEncoder;
 
+use crate::atomic::PendingFile;
 use crate::input::with_path;
 
 const BUF: usize = 256 * 1024;
@@ -15,6 +16,9 @@ const BUF: usize = 256 * 1024;
 pub struct Sink {
     inner: Inner,
     path: Option<PathBuf>,
+    /// A file output: written to a temporary file, renamed into place by
+    /// [`Sink::finish`] (removed when the sink is dropped unfinished).
+    pending: Option<PendingFile>,
 }
 
 enum Inner {
@@ -47,6 +51,7 @@ impl Sink {
         Sink {
             inner: Inner::Stdout(BufWriter::with_capacity(BUF, io::stdout())),
             path: None,
+            pending: None,
         }
     }
 
@@ -55,16 +60,18 @@ impl Sink {
         Sink {
             inner: Inner::Memory(Vec::new()),
             path: None,
+            pending: None,
         }
     }
 
     /// A file (`-` is stdout), gzip-compressed for `*.gz`, zstd for
-    /// `*.zst`, plain otherwise.
+    /// `*.zst`, plain otherwise. The file appears (or replaces the old one)
+    /// only when [`Sink::finish`] succeeds ([`crate::atomic`]).
     pub fn create(path: &Path) -> io::Result<Sink> {
         if path.as_os_str() == "-" {
             return Ok(Sink::stdout());
         }
-        let f = File::create(path).map_err(|e| with_path(e, path))?;
+        let (pending, f) = PendingFile::create(path)?;
         let w = BufWriter::with_capacity(BUF, f);
         let name = path.to_string_lossy().to_ascii_lowercase();
         let inner = if name.ends_with(".gz") {
@@ -77,6 +84,7 @@ impl Sink {
         Ok(Sink {
             inner,
             path: Some(path.to_owned()),
+            pending: Some(pending),
         })
     }
 
@@ -119,8 +127,10 @@ impl Sink {
         matches!(self.inner, Inner::Stdout(_))
     }
 
-    /// Ends the stream (writes the compressed trailer) and flushes.
-    pub fn finish(self) -> io::Result<()> {
+    /// Ends the stream (writes the compressed trailer), flushes, and puts a
+    /// file in place.
+    pub fn finish(mut self) -> io::Result<()> {
+        let pending = self.pending.take();
         let path = self.path.clone();
         let wrap = |e: io::Error| match &path {
             Some(p) if e.kind() != io::ErrorKind::BrokenPipe => with_path(e, p),
@@ -133,7 +143,11 @@ impl Sink {
             Inner::Zstd(w) => w.finish().and_then(|mut f| f.flush()),
             Inner::Memory(_) => Ok(()),
         }
-        .map_err(wrap)
+        .map_err(wrap)?;
+        match pending {
+            Some(p) => p.commit(),
+            None => Ok(()),
+        }
     }
 
     /// The bytes of a [`Sink::memory`] sink (empty for any other).

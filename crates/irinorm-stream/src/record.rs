@@ -139,6 +139,32 @@ impl Layout {
             return Ok(Layout::plain(mode));
         };
         let find = |n: &str| names.iter().position(|h| *h == n.as_bytes());
+        // A name the header holds twice is ambiguous: csv.DictReader reads
+        // the last column of that name, a spreadsheet the first. A filter
+        // that checked one while the consumer reads the other would pass
+        // anything, so the input is refused.
+        for n in [column, column2.as_ref().unwrap_or(column)]
+            .into_iter()
+            .filter_map(|c| match c {
+                Column::Name(n) => Some(n.as_str()),
+                Column::Index(_) => None,
+            })
+            .chain(into.as_deref())
+        {
+            let at: Vec<String> = names
+                .iter()
+                .enumerate()
+                .filter(|(_, h)| **h == n.as_bytes())
+                .map(|(i, _)| (i + 1).to_string())
+                .collect();
+            if at.len() > 1 {
+                return Err(format!(
+                    "column {n:?} appears {} times in the header (columns {}): readers disagree on which one it names",
+                    at.len(),
+                    at.join(", ")
+                ));
+            }
+        }
         let resolve = |c: &Column| match c {
             Column::Index(i) => Ok(*i),
             Column::Name(n) => find(n).ok_or_else(|| {
@@ -330,6 +356,30 @@ impl CsvCutter {
     }
 }
 
+impl CsvCutter {
+    /// Goes on with the record in progress over `bytes` (the reader skipping
+    /// a record that is too long): where in `bytes` the record ends, or
+    /// `None` when it goes on.
+    pub(crate) fn record_end(&mut self, bytes: &[u8]) -> Option<usize> {
+        let mut pos = 0;
+        while pos < bytes.len() {
+            let (res, nin, _, _) =
+                self.rdr
+                    .read_record(&bytes[pos..], &mut self.out, &mut self.ends);
+            pos += nin;
+            match res {
+                csv_core::ReadRecordResult::Record => return Some(pos),
+                csv_core::ReadRecordResult::InputEmpty | csv_core::ReadRecordResult::End => {
+                    return None
+                }
+                csv_core::ReadRecordResult::OutputFull
+                | csv_core::ReadRecordResult::OutputEndsFull => {}
+            }
+        }
+        None
+    }
+}
+
 /// Writes one delimited field, quoting it when needed (`only` is true for
 /// the single field of a one-field record: an empty one is written `""` so
 /// that the record is not a blank line, which readers skip).
@@ -435,17 +485,42 @@ impl<'de> Deserialize<'de> for JsonRecord<'de> {
     }
 }
 
+/// The index of the first member whose name an earlier member has (names
+/// compared after unescaping: `"u"` and `"\u0075"` are one name).
+fn first_duplicate(members: &[(Cow<'_, str>, &RawValue)]) -> Option<usize> {
+    if members.len() <= 16 {
+        return (1..members.len()).find(|&i| members[..i].iter().any(|(k, _)| *k == members[i].0));
+    }
+    let mut seen = std::collections::HashSet::with_capacity(members.len());
+    members.iter().position(|(k, _)| !seen.insert(k.as_ref()))
+}
+
 impl<'a> JsonRecord<'a> {
     /// Parses one line.
     pub(crate) fn parse(line: &'a str) -> Result<Self, Failure> {
-        serde_json::from_str(line).map_err(|e| {
+        let rec: JsonRecord<'a> = serde_json::from_str(line).map_err(|e| {
             // serde_json columns are 1-based, in bytes, on the one line.
             Failure::new(
                 kind::INVALID_JSON,
                 e.column().saturating_sub(1),
                 format!("not a JSON object: {e}"),
             )
-        })
+        })?;
+        // RFC 8259 §4: with duplicate names, "the behavior of software that
+        // receives such an object is unpredictable" (Python keeps the last,
+        // this reader would keep the first): a security filter must not
+        // check one value while the consumer reads another, so the record
+        // is refused, at the offset of the second value.
+        if let Some(i) = first_duplicate(&rec.members) {
+            let (k, v) = &rec.members[i];
+            let offset = (v.get().as_ptr() as usize).saturating_sub(line.as_ptr() as usize);
+            return Err(Failure::new(
+                kind::DUPLICATE_KEY,
+                offset,
+                format!("the name {k:?} appears more than once in the object: readers disagree on which value it has"),
+            ));
+        }
+        Ok(rec)
     }
 
     /// The string value of `field`.
@@ -578,5 +653,49 @@ mod tests {
             JsonRecord::parse("[1]").err().unwrap().kind,
             kind::INVALID_JSON
         );
+    }
+
+    #[test]
+    fn json_duplicate_names_are_refused() {
+        let line = r#"{"u":"http://ok/","u":"http://bad host/"}"#;
+        let e = JsonRecord::parse(line).err().unwrap();
+        assert_eq!((e.kind, e.offset), (kind::DUPLICATE_KEY, 22));
+        // One name, two spellings.
+        let e = JsonRecord::parse(r#"{"u":1,"\u0075":2}"#).err().unwrap();
+        assert_eq!(e.kind, kind::DUPLICATE_KEY);
+        // Past the linear scan's size, the hash set finds it too.
+        let many: Vec<String> = (0..40).map(|i| format!("\"k{i}\":{i}")).collect();
+        let line = format!("{{{},\"k7\":0}}", many.join(","));
+        assert_eq!(
+            JsonRecord::parse(&line).err().unwrap().kind,
+            kind::DUPLICATE_KEY
+        );
+        let line = format!("{{{}}}", many.join(","));
+        assert!(JsonRecord::parse(&line).is_ok());
+        // Nested objects are values: their names are not this record's.
+        assert!(JsonRecord::parse(r#"{"u":"x","m":{"u":1,"u":2}}"#).is_ok());
+    }
+
+    #[test]
+    fn header_with_a_selected_name_twice_is_refused() {
+        let mode = |column: &str, into: Option<&str>| RecordMode::Delimited {
+            delimiter: b',',
+            quoting: true,
+            column: Column::Name(column.into()),
+            column2: None,
+            header: true,
+            into: into.map(str::to_owned),
+        };
+        let names: Vec<&[u8]> = vec![b"id", b"url", b"url", b"n", b"n"];
+        let e = Layout::from_header(&mode("url", None), &names).unwrap_err();
+        assert!(
+            e.contains("appears 2 times in the header (columns 2, 3)"),
+            "{e}"
+        );
+        let e = Layout::from_header(&mode("id", Some("n")), &names).unwrap_err();
+        assert!(e.contains("\"n\""), "{e}");
+        // A name that is not selected may repeat: nobody reads it by name.
+        let names: Vec<&[u8]> = vec![b"x", b"url", b"x"];
+        assert!(Layout::from_header(&mode("url", None), &names).is_ok());
     }
 }

@@ -155,7 +155,7 @@ pub(crate) fn run(mut a: Args) -> Result<ExitCode, CliError> {
         }
     }
     let op = CompareOp {
-        p: a.ladder.pipeline(Form::Uri)?,
+        p: a.ladder.pipeline(Form::Uri, a.io.max_len)?,
         rung: a.ladder.rung(),
         different: AtomicU64::new(0),
     };

@@ -92,7 +92,7 @@ impl Op for KeyOp {
 
 fn key_op(a: &Args) -> Result<Box<dyn Op>, CliError> {
     Ok(Box::new(KeyOp {
-        p: a.ladder.pipeline(Form::Uri)?,
+        p: a.ladder.pipeline(Form::Uri, a.io.max_len)?,
     }))
 }
 

@@ -4,8 +4,11 @@
 use std::fmt::Write as _;
 use std::process::ExitCode;
 
-use irinorm::ladder::trace::Change;
+use std::collections::HashSet;
+
+use irinorm::ladder::trace::{Change, Rule};
 use irinorm::ladder::Step;
+use irinorm::Component;
 use irinorm_rules::Pipeline;
 use irinorm_stream::{Failure, JsonObject, Op, RecordMode, Task};
 use serde_json::{json, Value};
@@ -25,8 +28,9 @@ Examples:
 /// there: what (before → after), where (component and byte offset in the
 /// input), and the section that defines the rule. A step lists only what
 /// the step before it (the lower rung, or the `uri` form of the same rung)
-/// did not. Named rules (--preset, --apply) are shown after the ladder,
-/// applied to the result at the chosen rung and form.
+/// did not; at most 32 changes are listed per step, then their count (jsonl:
+/// `changes_total`). Named rules (--preset, --apply) are shown after the
+/// ladder, applied to the result at the chosen rung and form.
 #[derive(Debug, clap::Args)]
 #[command(after_help = EXAMPLES)]
 pub(crate) struct Args {
@@ -41,19 +45,30 @@ struct ExplainOp {
     p: Pipeline,
 }
 
-fn same(a: &Change, b: &Change) -> bool {
-    a.rule == b.rule
-        && a.component == b.component
-        && a.offset == b.offset
-        && a.before == b.before
-        && a.after == b.after
+/// At most this many changes (and warnings) are listed per step; the rest
+/// are counted. An input of N bytes can make N/3 changes at one rung (one per
+/// triplet), at every rung and form: listing them all would make the output
+/// tens of times the input (docs/cli.md, "explain").
+const MAX_LISTED: usize = 32;
+
+/// What identifies a change for "already shown by the step before".
+type ChangeKey<'a> = (Rule, Option<Component>, Option<usize>, &'a str, &'a str);
+
+fn key(c: &Change) -> ChangeKey<'_> {
+    (c.rule, c.component, c.offset, &c.before, &c.after)
 }
 
-/// The changes of `step` that none of `prev` had.
+/// The changes of `step` that none of `prev` had: one hash set of the
+/// earlier changes, so the cost is linear in the number of changes (it was
+/// the product of the two counts: 218 s for a 1 MiB line of triplets).
 fn new_changes<'a>(step: &'a Step, prev: &[&Step]) -> Vec<&'a Change> {
+    let seen: HashSet<ChangeKey<'_>> = prev
+        .iter()
+        .flat_map(|p| p.changes.iter().map(key))
+        .collect();
     step.changes
         .iter()
-        .filter(|c| !prev.iter().any(|p| p.changes.iter().any(|x| same(x, c))))
+        .filter(|c| !seen.contains(&key(c)))
         .collect()
 }
 
@@ -87,7 +102,8 @@ impl ExplainOp {
             if i % 2 == 1 {
                 prev.extend(e.steps.get(i - 1));
             }
-            for c in new_changes(step, &prev) {
+            let fresh = new_changes(step, &prev);
+            for c in fresh.iter().take(MAX_LISTED) {
                 let whr = match (c.component, c.offset) {
                     (Some(comp), Some(o)) => format!("{} @{o}", comp.name()),
                     (Some(comp), None) => comp.name().to_owned(),
@@ -104,8 +120,22 @@ impl ExplainOp {
                     c.rule.source()
                 );
             }
-            for w in &step.warnings {
+            if fresh.len() > MAX_LISTED {
+                let _ = writeln!(
+                    out,
+                    "          ... and {} more changes (the first {MAX_LISTED} are listed)",
+                    fresh.len() - MAX_LISTED
+                );
+            }
+            for w in step.warnings.iter().take(MAX_LISTED) {
                 let _ = writeln!(out, "          warning: {w}");
+            }
+            if step.warnings.len() > MAX_LISTED {
+                let _ = writeln!(
+                    out,
+                    "          ... and {} more warnings",
+                    step.warnings.len() - MAX_LISTED
+                );
             }
         }
         if !fired.is_empty() {
@@ -172,8 +202,10 @@ impl Op for ExplainOp {
                             "rung": s.rung.name(),
                             "form": s.form.name(),
                             "output": s.output,
-                            "changes": s.changes.iter().map(change_json).collect::<Vec<_>>(),
-                            "warnings": s.warnings.iter().map(ToString::to_string).collect::<Vec<_>>(),
+                            "changes": s.changes.iter().take(MAX_LISTED).map(change_json).collect::<Vec<_>>(),
+                            "changes_total": s.changes.len(),
+                            "warnings": s.warnings.iter().take(MAX_LISTED).map(ToString::to_string).collect::<Vec<_>>(),
+                            "warnings_total": s.warnings.len(),
                         })
                     })
                     .collect();
@@ -201,7 +233,7 @@ impl Op for ExplainOp {
 
 pub(crate) fn run(a: Args) -> Result<ExitCode, CliError> {
     let op = ExplainOp {
-        p: a.ladder.pipeline(a.ladder.form)?,
+        p: a.ladder.pipeline(a.ladder.form, a.io.max_len)?,
     };
     execute(&a.io, RecordMode::Lines, Task::Map(&op))
 }

@@ -93,7 +93,7 @@ impl Op for NormalizeOp {
 
 pub(crate) fn run(a: Args) -> Result<ExitCode, CliError> {
     let op = NormalizeOp {
-        p: a.ladder.pipeline(a.ladder.form)?,
+        p: a.ladder.pipeline(a.ladder.form, a.io.max_len)?,
     };
     execute(&a.io, a.records.mode()?, Task::Map(&op))
 }
