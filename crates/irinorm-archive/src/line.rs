@@ -70,7 +70,6 @@ pub(crate) fn read_line<R: BufRead + ?Sized>(
     Ok((Line::Ok, consumed))
 }
 
-
 /// The lines of a text stream with their byte offsets and numbers.
 pub(crate) struct Lines {
     r: crate::source::Text,
