@@ -110,13 +110,18 @@ fn warc(n: usize) -> Vec<u8> {
             .as_bytes(),
             &mut out,
         );
-        let mut body = String::from("<!doctype html><html><head><title>bench</title></head><body>\n");
+        let mut body =
+            String::from("<!doctype html><html><head><title>bench</title></head><body>\n");
         let target = 2000 + r.below(28_000) as usize;
         while body.len() < target {
             body.push_str(WORDS[r.below(WORDS.len() as u64) as usize]);
             body.push(if r.below(12) == 0 { '\n' } else { ' ' });
             if r.below(40) == 0 {
-                body.push_str(&format!("<a href=\"{}\">{}</a> ", path(&mut r), r.below(1000)));
+                body.push_str(&format!(
+                    "<a href=\"{}\">{}</a> ",
+                    path(&mut r),
+                    r.below(1000)
+                ));
             }
         }
         body.push_str("</body></html>\n");
@@ -158,7 +163,8 @@ fn time<T>(rounds: usize, mut f: impl FnMut() -> T) -> (f64, T) {
 
 fn read_all(bytes: &[u8]) -> u64 {
     let recs = irinorm_archive::from_reader(Cursor::new(bytes.to_vec()), None).unwrap();
-    recs.map(|r| r.map(|o| o.url.len() as u64).unwrap_or(1)).sum()
+    recs.map(|r| r.map(|o| o.url.len() as u64).unwrap_or(1))
+        .sum()
 }
 
 fn gunzip_len(bytes: &[u8]) -> u64 {
@@ -194,7 +200,9 @@ fn main() {
     println!("|---|---|---|---|---|");
 
     let text = cdx(lines);
-    let (floor, n) = time(rounds, || memchr::memchr_iter(b'\n', text.as_bytes()).count());
+    let (floor, n) = time(rounds, || {
+        memchr::memchr_iter(b'\n', text.as_bytes()).count()
+    });
     let (t, _) = time(rounds, || read_all(text.as_bytes()));
     let mb = text.len() as f64 / 1e6;
     println!(
