@@ -6,7 +6,9 @@
 //! have). The target is never truncated, replaced or created before then.
 //!
 //! A target that is a symbolic link is resolved first: the file it points to
-//! is replaced, the link stays.
+//! is replaced, the link stays. A target that exists and is not a regular
+//! file (`/dev/null`, a FIFO) is written in place: a device is never
+//! replaced by a rename.
 
 use std::fs::{File, OpenOptions};
 use std::io;
@@ -56,7 +58,30 @@ impl PendingFile {
     pub fn create(target: &Path) -> io::Result<(PendingFile, File)> {
         install_signal_cleanup();
         let real = resolve(target)?;
-        let perms = std::fs::metadata(&real).ok().map(|m| m.permissions());
+        let meta = std::fs::metadata(&real).ok();
+        if meta.as_ref().is_some_and(|m| m.is_dir()) {
+            // Found now, not by the rename at the end of the run.
+            return Err(with_path(
+                io::Error::new(io::ErrorKind::InvalidInput, "is a directory"),
+                target,
+            ));
+        }
+        if meta.as_ref().is_some_and(|m| !m.is_file()) {
+            // A device, a FIFO, a socket (`-o /dev/null`, `-o >(gzip)`):
+            // written in place, never replaced by a rename.
+            let f = OpenOptions::new()
+                .write(true)
+                .open(&real)
+                .map_err(|e| with_path(e, target))?;
+            let p = PendingFile {
+                tmp: PathBuf::new(),
+                target: real,
+                perms: None,
+                done: true,
+            };
+            return Ok((p, f));
+        }
+        let perms = meta.map(|m| m.permissions());
         let dir = real.parent().unwrap_or(Path::new("/")).to_owned();
         let name = real
             .file_name()
@@ -97,6 +122,10 @@ impl PendingFile {
     /// Renames the temporary file onto the target (the data must be
     /// flushed).
     pub fn commit(mut self) -> io::Result<()> {
+        if self.done {
+            // Written in place (not a regular file).
+            return Ok(());
+        }
         if let Some(p) = &self.perms {
             let _ = std::fs::set_permissions(&self.tmp, p.clone());
         }
@@ -172,10 +201,13 @@ enum Id {
     New(PathBuf),
 }
 
-fn id_of_path(p: &Path) -> io::Result<Id> {
+/// `None` for what is not a regular file (`/dev/null`, a FIFO): reading
+/// and writing one are not the same data.
+fn id_of_path(p: &Path) -> io::Result<Option<Id>> {
     match std::fs::metadata(p) {
-        Ok(m) => Ok(Id::File(identity(&m).0, identity(&m).1)),
-        Err(_) => Ok(Id::New(resolve(p)?)),
+        Ok(m) if m.is_file() => Ok(Some(Id::File(identity(&m).0, identity(&m).1))),
+        Ok(_) => Ok(None),
+        Err(_) => Ok(Some(Id::New(resolve(p)?))),
     }
 }
 
@@ -200,7 +232,11 @@ pub fn check_distinct(inputs: &crate::Inputs, outputs: &[(&str, &Path)]) -> io::
     let mut ins: Vec<(String, Id)> = Vec::new();
     for i in &inputs.list {
         match i {
-            crate::Input::File(p) => ins.push((p.display().to_string(), id_of_path(p)?)),
+            crate::Input::File(p) => {
+                if let Some(id) = id_of_path(p)? {
+                    ins.push((p.display().to_string(), id));
+                }
+            }
             #[cfg(unix)]
             crate::Input::Stdin => {
                 use std::os::fd::AsFd;
@@ -220,7 +256,9 @@ pub fn check_distinct(inputs: &crate::Inputs, outputs: &[(&str, &Path)]) -> io::
         if *what == "-o" {
             to_stdout = false;
         }
-        outs.push((format!("{what} {}", p.display()), id_of_path(p)?));
+        if let Some(id) = id_of_path(p)? {
+            outs.push((format!("{what} {}", p.display()), id));
+        }
     }
     #[cfg(unix)]
     if to_stdout {
@@ -276,6 +314,24 @@ mod tests {
             1,
             "no temporary file left"
         );
+    }
+
+    #[test]
+    fn a_directory_is_refused_before_anything_is_written() {
+        let dir = tempfile::tempdir().unwrap();
+        let e = PendingFile::create(dir.path()).unwrap_err();
+        assert!(e.to_string().contains("is a directory"), "{e}");
+        assert_eq!(std::fs::read_dir(dir.path()).unwrap().count(), 0);
+    }
+
+    #[cfg(unix)]
+    #[test]
+    fn a_device_is_written_in_place_never_replaced() {
+        let (p, mut f) = PendingFile::create(Path::new("/dev/null")).unwrap();
+        io::Write::write_all(&mut f, b"x").unwrap();
+        p.commit().unwrap();
+        let m = std::fs::metadata("/dev/null").unwrap();
+        assert!(!m.is_file(), "/dev/null is still a device");
     }
 
     #[cfg(unix)]

@@ -651,5 +651,57 @@ mod tests {
             let lines: Vec<String> = rej.iter().map(|r| r.0.clone()).collect();
             proptest::prop_assert_eq!(lines, bad);
         }
+
+        /// The same for quoted CSV: records with quoted line ends, quotes
+        /// and commas, some longer than the limit, cut anywhere: every
+        /// record is written or rejected, too-long exactly past the limit,
+        /// at the line where it starts.
+        #[test]
+        fn every_csv_record_is_written_or_rejected_at_its_line(
+            records in proptest::collection::vec(
+                proptest::collection::vec("[ab\n\",]{0,12}", 1..4),
+                0..30,
+            ),
+            crlf in proptest::bool::ANY,
+            max_len in 1usize..40,
+            chunk_size in 1usize..64,
+            threads in 1usize..4,
+        ) {
+            let mut input = String::new();
+            let mut bad = Vec::new();
+            let mut line = 1;
+            for fields in &records {
+                let raw: Vec<String> = fields
+                    .iter()
+                    .map(|f| format!("\"{}\"", f.replace('"', "\"\"")))
+                    .collect();
+                let raw = raw.join(",");
+                if raw.len() > max_len {
+                    bad.push(line.to_string());
+                }
+                line += raw.matches('\n').count() + 1;
+                input.push_str(&raw);
+                input.push_str(if crlf { "\r\n" } else { "\n" });
+            }
+            let cfg = Config {
+                threads,
+                chunk_size,
+                max_len,
+                records: RecordMode::Delimited {
+                    delimiter: b',',
+                    quoting: true,
+                    column: Column::Index(0),
+                    column2: None,
+                    header: false,
+                    into: None,
+                },
+                ..Config::default()
+            };
+            let (_, s, rej) = go_rejects(input.as_bytes(), &cfg);
+            proptest::prop_assert_eq!(s.read, records.len() as u64);
+            proptest::prop_assert_eq!(s.written, s.read - s.rejected);
+            let lines: Vec<String> = rej.iter().map(|r| r.0.clone()).collect();
+            proptest::prop_assert_eq!(lines, bad);
+        }
     }
 }
