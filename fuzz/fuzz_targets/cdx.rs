@@ -1,5 +1,5 @@
 //! CDX, redirect-log and digest-list readers (first byte: which; the rest
-//! is the file): no panic; no fatal error on in-memory text; every bad line
+//! is the file): no panic; no fatal error on uncompressed text; every bad line
 //! is reported with a line number that exists; every observation's offset
 //! is the start of a line holding its URL; lines read = observations +
 //! skipped + bad.

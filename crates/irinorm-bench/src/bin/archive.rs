@@ -3,7 +3,8 @@
 //! lines), WARC MB/s (against decompressing the same gzip stream alone).
 //!
 //! ```text
-//! cargo run --release -p irinorm-bench --bin archive -- [--lines N] [--records N] [--rounds N]
+//! cargo run --release -p irinorm-bench --bin archive -- [--lines N] [--records N] [--rounds N] \
+//!     [--warc FILE.warc.gz]...
 //! ```
 //!
 //! Inputs are generated in memory (deterministic), plus pywb's
@@ -185,15 +186,20 @@ fn main() {
     let mut lines = 1_000_000usize;
     let mut records = 2_000usize;
     let mut rounds = 5usize;
+    let mut extra = Vec::new();
     let mut args = std::env::args().skip(1);
     while let Some(a) = args.next() {
-        let v = args.next().and_then(|v| v.parse().ok());
-        match (a.as_str(), v) {
+        let v = args.next();
+        let n = v.as_deref().and_then(|v| v.parse().ok());
+        match (a.as_str(), n) {
             ("--lines", Some(v)) => lines = v,
             ("--records", Some(v)) => records = v,
             ("--rounds", Some(v)) => rounds = v.max(1),
+            ("--warc", _) if v.is_some() => extra.extend(v),
             _ => {
-                eprintln!("usage: archive [--lines N] [--records N] [--rounds N]");
+                eprintln!(
+                    "usage: archive [--lines N] [--records N] [--rounds N] [--warc FILE.warc.gz]..."
+                );
                 std::process::exit(2);
             }
         }
@@ -248,6 +254,13 @@ fn main() {
             "pywb warcs_iana.warc.gz".to_owned(),
             leak(std::fs::read(d.join("pywb/warcs_iana.warc.gz")).unwrap()),
         ));
+    }
+    for f in extra {
+        let bytes = std::fs::read(&f).unwrap_or_else(|e| panic!("{f}: {e}"));
+        let name = std::path::Path::new(&f)
+            .file_name()
+            .map_or(f.clone(), |n| n.to_string_lossy().into_owned());
+        warcs.push((name, leak(bytes)));
     }
     for &(ref name, w) in &warcs {
         let (floor, raw) = time(rounds, || gunzip_len(w));
