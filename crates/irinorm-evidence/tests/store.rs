@@ -3,11 +3,11 @@
 
 use irinorm::ladder::Options;
 use irinorm::protocol::{Evidence, Protocol, ProtocolOptions};
-use irinorm_evidence::text_reader::{self, Format};
+use irinorm_archive::Format;
 use irinorm_evidence::{IngestOptions, Store, StoreEvidence};
 
-fn records(text: &str, f: Format) -> text_reader::Records {
-    text_reader::from_reader(std::io::Cursor::new(text.as_bytes().to_vec()), Some(f)).unwrap()
+fn records(text: &str, f: Format) -> irinorm_archive::Records {
+    irinorm_archive::from_reader(std::io::Cursor::new(text.as_bytes().to_vec()), Some(f)).unwrap()
 }
 
 const LOG: &str = "http://a.example/data\t301\t/data/\t20200101000000\n\
@@ -33,7 +33,7 @@ fn ingest_is_idempotent_and_counts_rejects() {
         .unwrap();
     assert_eq!((r.records, r.inserted, r.present, r.rejected), (6, 4, 0, 2));
     // Line starts: 0, 48, 93, 133, 150 (counted by hand).
-    assert_eq!(rejects, vec![(133, "bad-url"), (150, "bad-status")]);
+    assert_eq!(rejects, vec![(133, "bad-url"), (150, "bad-field")]);
     assert_eq!(s.count().unwrap(), 4);
     // Again: the source is complete, nothing is read or stored.
     let r2 = s
@@ -116,10 +116,10 @@ fn pywb_cdx_sample() {
     let path = v.join("../evidence/pywb/cdx_iana.cdx");
     let dir = tempfile::tempdir().unwrap();
     let mut s = Store::open(&dir.path().join("e.db")).unwrap();
-    let recs = text_reader::open(&path, None).unwrap();
+    let recs = irinorm_archive::open(&path, None).unwrap();
     let r = s
         .ingest_observations("cdx_iana.cdx", recs, &IngestOptions::default(), &mut |e| {
-            panic!("{e}")
+            panic!("{e:?}")
         })
         .unwrap();
     // evidence/README.md: 44 captures with status 200, 4 with 302 and 123

@@ -8,7 +8,7 @@ use std::process::ExitCode;
 
 use irinorm::ladder::Options;
 use irinorm::protocol::{classify, evidence_key, origin, Protocol, RedirectPolicy};
-use irinorm_evidence::text_reader::{self, Format};
+use irinorm_archive::Format;
 use irinorm_evidence::{IngestOptions, Store, StoreEvidence};
 
 use crate::common::{usage, CliError};
@@ -46,13 +46,14 @@ pub(crate) struct IngestArgs {
     /// The store.
     #[arg(long, value_name = "FILE.db")]
     db: PathBuf,
-    /// Crawl files: CDX with a ` CDX` header, redirect logs
+    /// Crawl files: WARC, ARC, CDX, CDXJ, redirect logs
     /// (from<TAB>status<TAB>to[<TAB>time]), digest lists (url<TAB>digest);
-    /// plain, gzip or zstd.
+    /// plain, gzip or zstd; the format is detected from the content.
     #[arg(value_name = "INPUT", required = true)]
     inputs: Vec<PathBuf>,
-    /// Skip format detection: `cdx`, `redirect-tsv`, `digest-tsv`.
-    #[arg(long, value_name = "FORMAT", value_parser = ["cdx", "redirect-tsv", "digest-tsv"])]
+    /// Skip format detection: `warc`, `arc`, `cdx`, `cdxj`, `redirects`,
+    /// `digests`.
+    #[arg(long, value_name = "FORMAT", value_parser = ["warc", "arc", "cdx", "cdxj", "redirects", "digests"])]
     format: Option<String>,
     /// Write every bad record to FILE:
     /// file<TAB>line<TAB>offset<TAB>kind<TAB>message.
@@ -124,7 +125,7 @@ fn out_line(s: &str) -> Result<(), CliError> {
 
 fn ingest(a: IngestArgs) -> Result<ExitCode, CliError> {
     let mut store = open(&a.db)?;
-    let format = a.format.as_deref().and_then(Format::from_name);
+    let format = a.format.as_deref().and_then(Format::parse);
     let mut rejects_out = match &a.rejects {
         Some(p) => Some(std::io::BufWriter::new(std::fs::File::create(p).map_err(
             |e| CliError::Usage(format!("--rejects {}: {e}", p.display())),
@@ -147,7 +148,7 @@ fn ingest(a: IngestArgs) -> Result<ExitCode, CliError> {
         let source = std::fs::canonicalize(input)
             .map(|p| p.display().to_string())
             .unwrap_or_else(|_| shown_name.clone());
-        let records = match text_reader::open(input, format) {
+        let records = match irinorm_archive::open(input, format) {
             Ok(r) => r,
             Err(e) => {
                 irinorm_stream::note(format_args!("irinorm: {e}"));
@@ -347,7 +348,7 @@ fn why(a: WhyArgs) -> Result<ExitCode, CliError> {
         for o in obs {
             out_line(&format!(
                 "  observed {} {} status {}{}{}  url {}  ({}@{})",
-                o.kind.name(),
+                irinorm_evidence::store::kind_name(o.kind),
                 o.time.as_deref().unwrap_or("-"),
                 o.status.map_or("-".to_owned(), |s| s.to_string()),
                 match (&o.target, &o.location) {

@@ -415,7 +415,7 @@ impl ExplainProtocol {
                         out,
                         "          record {} {} {} {}{}  ({}@{})",
                         o.key,
-                        o.kind.name(),
+                        irinorm_evidence::store::kind_name(o.kind),
                         o.time.as_deref().unwrap_or("-"),
                         o.status.map_or("-".to_owned(), |s| s.to_string()),
                         o.target.map(|t| format!(" -> {t}")).unwrap_or_default(),
