@@ -151,7 +151,7 @@ fn ingest(a: IngestArgs) -> Result<ExitCode, CliError> {
         let records = match irinorm_archive::open(input, format) {
             Ok(r) => r,
             Err(e) => {
-                irinorm_stream::note(format_args!("irinorm: {e}"));
+                irinorm_stream::note(format_args!("irinorm: {shown_name}: {e}"));
                 failed_files += 1;
                 if a.strict {
                     stop = true;
@@ -356,8 +356,10 @@ fn why(a: WhyArgs) -> Result<ExitCode, CliError> {
                         " -> {t} ({})",
                         classify(&key, t).map_or("not conventional".to_owned(), |c| c.to_string())
                     ),
-                    (None, Some(l)) => format!(" -> {l:?} (unresolvable: decides nothing)"),
-                    (None, None) if o.status.is_some_and(|s| (300..400).contains(&s)) => {
+                    (None, Some(l)) if l != "-" => {
+                        format!(" -> {l:?} (unresolvable: decides nothing)")
+                    }
+                    (None, _) if o.status.is_some_and(|s| (300..400).contains(&s)) => {
                         " -> unknown target (decides nothing)".to_owned()
                     }
                     _ => String::new(),
