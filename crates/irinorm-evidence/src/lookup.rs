@@ -16,7 +16,8 @@ struct Entry {
     time: Option<Box<str>>,
     source: u32,
     offset: u64,
-    /// Other observations of the key with another status or target.
+    /// Non-zero when other observations of the key give another status or
+    /// target (the changes of answer met while loading).
     disagreements: u32,
 }
 
@@ -35,21 +36,14 @@ fn digest(key: &str) -> u128 {
     xxhash_rust::xxh3::xxh3_128(key.as_bytes())
 }
 
-struct Row {
-    h: u128,
-    key: String,
-    status: u16,
-    target: Option<String>,
-    time: Option<String>,
-    source: u32,
-    offset: u64,
-}
-
 impl StoreEvidence {
     /// Loads the latest deciding observation of every key of `store`:
     /// observations with a status, except redirects whose target is
     /// unknown (they decide nothing). The latest is the greatest (time,
-    /// source name, offset); no time sorts first.
+    /// source name, offset); no time sorts first, so the answer does not
+    /// depend on the order files were ingested in. One pass, one hash
+    /// probe per row, no string allocated for a row that is not (yet) the
+    /// latest of its key.
     pub fn load(store: &Store) -> Result<StoreEvidence, StoreError> {
         let mut sources_by_id: HashMap<i64, u32> = HashMap::new();
         let mut sources = Vec::new();
@@ -65,7 +59,12 @@ impl StoreEvidence {
                 sources.push(name);
             }
         }
-        let mut rows = Vec::new();
+        let mut ev = StoreEvidence {
+            sources,
+            ..Default::default()
+        };
+        // The key text of each entry, for the host tally; dropped after it.
+        let mut keys: Vec<Box<str>> = Vec::new();
         {
             let mut st = store.conn.prepare(
                 "SELECT key, status, target, time, source, offset FROM observations \
@@ -73,54 +72,55 @@ impl StoreEvidence {
             )?;
             let mut q = st.query([])?;
             while let Some(r) = q.next()? {
-                let key: String = r.get(0)?;
-                rows.push(Row {
-                    h: digest(&key),
-                    key,
-                    status: r.get(1)?,
-                    target: r.get(2)?,
-                    time: r.get(3)?,
-                    source: sources_by_id
-                        .get(&r.get::<_, i64>(4)?)
-                        .copied()
-                        .unwrap_or(0),
-                    offset: r.get::<_, i64>(5)? as u64,
-                });
+                let key = r.get_ref(0)?.as_str()?;
+                let status: u16 = r.get(1)?;
+                let target = r.get_ref(2)?.as_str_or_null()?;
+                let time = r.get_ref(3)?.as_str_or_null()?;
+                let source = sources_by_id
+                    .get(&r.get::<_, i64>(4)?)
+                    .copied()
+                    .unwrap_or(0);
+                let offset = r.get::<_, i64>(5)? as u64;
+                let h = digest(key);
+                match ev.index.get(&h) {
+                    None => {
+                        ev.index.insert(h, ev.entries.len() as u32);
+                        ev.entries.push(Entry {
+                            status,
+                            target: target.map(Into::into),
+                            time: time.map(Into::into),
+                            source,
+                            offset,
+                            disagreements: 0,
+                        });
+                        keys.push(key.into());
+                    }
+                    Some(&i) => {
+                        let e = &mut ev.entries[i as usize];
+                        let same = e.status == status && e.target.as_deref() == target;
+                        let later =
+                            (time, source, offset) > (e.time.as_deref(), e.source, e.offset);
+                        // `disagreements`: observations whose answer differs
+                        // from the latest one's.
+                        if later {
+                            if !same {
+                                e.disagreements += 1;
+                                e.status = status;
+                                e.target = target.map(Into::into);
+                            }
+                            e.time = time.map(Into::into);
+                            e.source = source;
+                            e.offset = offset;
+                        } else if !same {
+                            e.disagreements += 1;
+                        }
+                    }
+                }
             }
         }
-        rows.sort_unstable_by(|a, b| {
-            (a.h, &a.time, a.source, a.offset).cmp(&(b.h, &b.time, b.source, b.offset))
-        });
-        let mut ev = StoreEvidence {
-            sources,
-            ..Default::default()
-        };
         let mut tally = HostTally::default();
-        let mut i = 0;
-        while i < rows.len() {
-            let mut j = i + 1;
-            while j < rows.len() && rows[j].h == rows[i].h {
-                j += 1;
-            }
-            let group = &mut rows[i..j];
-            let best = group.len() - 1;
-            let (bs, bt) = (group[best].status, group[best].target.clone());
-            let disagreements = group
-                .iter()
-                .filter(|r| r.status != bs || r.target != bt)
-                .count() as u32;
-            let b = &mut group[best];
-            tally.add(&b.key, b.status, b.target.as_deref());
-            ev.index.insert(b.h, ev.entries.len() as u32);
-            ev.entries.push(Entry {
-                status: b.status,
-                target: b.target.take().map(String::into_boxed_str),
-                time: b.time.take().map(String::into_boxed_str),
-                source: b.source,
-                offset: b.offset,
-                disagreements,
-            });
-            i = j;
+        for (k, e) in keys.iter().zip(&ev.entries) {
+            tally.add(k, e.status, e.target.as_deref());
         }
         ev.hosts = tally.into_map();
         Ok(ev)
@@ -177,10 +177,11 @@ impl Evidence for StoreEvidence {
             disagreements: if e.disagreements == 0 {
                 Vec::new()
             } else {
-                vec![format!(
-                    "{} other observation(s) of this URL disagree (irinorm evidence why)",
-                    e.disagreements
-                )]
+                vec![
+                    "other observations of this URL give another status or target \
+                      (irinorm evidence why lists them)"
+                        .to_owned(),
+                ]
             },
         })
     }
