@@ -3,10 +3,36 @@
 //! a lookup is one hash probe (no SQL per URL in bulk runs).
 
 use std::collections::HashMap;
+use std::hash::{BuildHasherDefault, Hasher};
 
 use irinorm::protocol::{Evidence, HostConvention, HostTally, Observed};
 
 use crate::store::{Store, StoreError};
+
+/// A hasher for keys that are hashes already (the u128 digests: their low
+/// 64 bits) and for short strings (xxh3): a probe costs a few ns, not
+/// SipHash's tens. Keys are compared in full, so colliding hashes (crafted
+/// crawl data) could only slow lookups, never change an answer.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct FastHasher(u64);
+
+impl Hasher for FastHasher {
+    fn finish(&self) -> u64 {
+        self.0
+    }
+    fn write(&mut self, bytes: &[u8]) {
+        self.0 = xxhash_rust::xxh3::xxh3_64_with_seed(bytes, self.0);
+    }
+    fn write_u8(&mut self, b: u8) {
+        self.0 = self.0.rotate_left(8) ^ u64::from(b);
+    }
+    fn write_u128(&mut self, v: u128) {
+        self.0 ^= v as u64;
+    }
+}
+
+/// The map hasher of [`StoreEvidence`].
+pub type Fast = BuildHasherDefault<FastHasher>;
 
 /// One key's latest deciding observation.
 #[derive(Clone, Debug)]
@@ -26,10 +52,10 @@ struct Entry {
 /// among n keys a collision has probability about n²/2^129.
 #[derive(Clone, Debug, Default)]
 pub struct StoreEvidence {
-    index: HashMap<u128, u32>,
+    index: HashMap<u128, u32, Fast>,
     entries: Vec<Entry>,
     sources: Vec<String>,
-    hosts: HashMap<String, Vec<HostConvention>>,
+    hosts: HashMap<String, Vec<HostConvention>, Fast>,
 }
 
 fn digest(key: &str) -> u128 {
@@ -122,7 +148,7 @@ impl StoreEvidence {
         for (k, e) in keys.iter().zip(&ev.entries) {
             tally.add(k, e.status, e.target.as_deref());
         }
-        ev.hosts = tally.into_map();
+        ev.hosts = tally.into_map().into_iter().collect();
         Ok(ev)
     }
 
@@ -137,7 +163,7 @@ impl StoreEvidence {
     }
 
     /// Every origin with host-level conventions.
-    pub fn hosts(&self) -> &HashMap<String, Vec<HostConvention>> {
+    pub fn hosts(&self) -> &HashMap<String, Vec<HostConvention>, Fast> {
         &self.hosts
     }
 

@@ -1007,27 +1007,35 @@ impl<E: Evidence> Protocol<E> {
 
     /// [`Protocol::normalize`], appended to `out`.
     pub fn normalize_into(&self, input: &str, out: &mut String) -> Result<(), ParseError> {
-        let (k, frag) = self.split(input)?;
-        let chain = self.chain_of_key(&k);
+        let n = self.uri.normalize(input)?;
+        let (k, frag) = n.split_at(n.find('#').unwrap_or(n.len()));
+        // Fast path: no edge from the rung-2 key (most URLs): rung 2's
+        // answer, without building a chain.
+        if self.next(k).0.is_none() {
+            match &self.iri {
+                None => out.push_str(&n),
+                Some(iri) => out.push_str(&iri.normalize(&n)?),
+            }
+            return Ok(());
+        }
+        let mut s = self.chain_of_key(k).end;
+        s.push_str(frag);
         match &self.iri {
-            None => {
-                out.push_str(&chain.end);
-                out.push_str(&frag);
-            }
-            Some(iri) => {
-                let mut s = chain.end;
-                s.push_str(&frag);
-                out.push_str(&iri.normalize(&s)?);
-            }
+            None => out.push_str(&s),
+            Some(iri) => out.push_str(&iri.normalize(&s)?),
         }
         Ok(())
     }
 
     /// The rung-3 comparison key: the rung-2 key of the end of the chain.
     pub fn key_into(&self, input: &str, out: &mut String) -> Result<(), ParseError> {
-        let (k, frag) = self.split(input)?;
-        let mut s = self.chain_of_key(&k).end;
-        s.push_str(&frag);
+        let n = self.uri.normalize(input)?;
+        let (k, frag) = n.split_at(n.find('#').unwrap_or(n.len()));
+        if self.next(k).0.is_none() {
+            return self.uri.key_into(&n, out);
+        }
+        let mut s = self.chain_of_key(k).end;
+        s.push_str(frag);
         self.uri.key_into(&s, out)
     }
 
