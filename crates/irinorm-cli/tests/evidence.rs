@@ -512,3 +512,41 @@ fn killed_ingest_leaves_a_consistent_store_and_resumes() {
     let s = irinorm_evidence::Store::open(&db).unwrap();
     assert_eq!(s.count().unwrap(), TOTAL as u64);
 }
+
+/// Keys are `uri` forms; `--form iri` shows the end of the chain in `iri`
+/// form (RFC 3987 §3.2; `xn--rsum-bpad` is `résumé`, `%C3%A9` is `é`).
+#[test]
+fn iri_form_at_rung_protocol() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = write(
+        dir.path(),
+        "iri.tsv",
+        "http://xn--rsum-bpad.example/caf%C3%A9\t301\t/caf%C3%A9/\n",
+    );
+    let r = run_in(
+        dir.path(),
+        &["evidence", "ingest", "-q", "--db", "e.db", &log],
+        b"",
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let args = [
+        "normalize",
+        "-q",
+        "--rung",
+        "protocol",
+        "--evidence",
+        "e.db",
+    ];
+    let mut a = args.to_vec();
+    a.extend(["--form", "iri", "http://résumé.example/café#x"]);
+    assert_eq!(
+        run_in(dir.path(), &a, b"").out(),
+        "http://résumé.example/café/#x\n"
+    );
+    let mut a = args.to_vec();
+    a.push("http://résumé.example/café");
+    assert_eq!(
+        run_in(dir.path(), &a, b"").out(),
+        "http://xn--rsum-bpad.example/caf%C3%A9/\n"
+    );
+}
