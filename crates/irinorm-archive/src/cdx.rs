@@ -181,6 +181,17 @@ mod tests {
     }
 
     #[test]
+    fn an_over_long_line_is_a_bad_line_and_the_next_is_read() {
+        let long = "x".repeat(crate::limits::MAX_LINE + 1);
+        let t = format!("{long}\ncom,a)/ 20140101000000 http://a/ text/html 200 ABC - - 1 2 f\n");
+        let out = read(&t);
+        let e = out[0].as_ref().unwrap_err();
+        assert_eq!((e.kind, e.line, e.offset), (ErrorKind::TooLong, Some(1), 0));
+        let o = out[1].as_ref().unwrap();
+        assert_eq!(o.offset, long.len() as u64 + 1);
+    }
+
+    #[test]
     fn bad_lines_are_reported_with_line_and_offset() {
         let t = " CDX N b a m s k r M S V g\n\nx 2014 http://a/ - - - - - - - -\nx 20140101000000 http://a/ - 2000 - - - - - -\nshort line\nx 20140101000000 http://a/ - 200 - - - - - -\n";
         let out = read(t);

@@ -573,6 +573,16 @@ mod tests {
     }
 
     #[test]
+    fn zstd_warc_offsets_are_in_the_decompressed_stream() {
+        let a = record("resource", "http://a/", "", "x");
+        let b = record("resource", "http://b/", "", "yy");
+        let z = zstd::encode_all(format!("{a}{b}").as_bytes(), 3).unwrap();
+        let out = read(z);
+        let offsets: Vec<u64> = out.iter().map(|r| r.as_ref().unwrap().offset).collect();
+        assert_eq!(offsets, vec![0, a.len() as u64]);
+    }
+
+    #[test]
     fn a_huge_header_is_a_bad_record_not_a_buffer() {
         let big = format!(
             "X-Big: {}\r\n",

@@ -9,6 +9,8 @@ use std::time::Instant;
 
 use clap::Args;
 
+use crate::crawl::{simulate, CrawlOptions};
+use crate::crawl_write::write_crawl;
 use crate::generate::{generate, GenerateOptions};
 use crate::kind::{Configuration, Kind};
 use crate::originals::{load_corpora, Originals};
@@ -66,6 +68,30 @@ pub struct QualityArgs {
     /// Threads [default: the machine's cores]
     #[arg(long)]
     pub threads: Option<usize>,
+}
+
+/// `crawl`: write a simulated crawl (WARC, CDX, CDXJ and the truth file).
+#[derive(Args, Debug, Clone)]
+pub struct CrawlArgs {
+    /// Sites to simulate
+    #[arg(long, default_value_t = 40)]
+    pub sites: usize,
+    /// Pages of each site in epoch 0 (each later epoch adds about a quarter)
+    #[arg(long, default_value_t = 30)]
+    pub pages: usize,
+    /// Seed: the same seed, sites, pages and epoch write the same files
+    #[arg(long, default_value_t = 1)]
+    pub seed: u64,
+    /// Crawl number: 0 is the first crawl; a later epoch crawls the same
+    /// sites again (new pages, new session values, later times)
+    #[arg(long, default_value_t = 0)]
+    pub epoch: u32,
+    /// Output folder (created if missing)
+    #[arg(short, long, value_name = "DIR")]
+    pub out: PathBuf,
+    /// File name prefix [default: crawl-s<SEED>-e<EPOCH>]
+    #[arg(long)]
+    pub prefix: Option<String>,
 }
 
 /// A parsed `--kinds` list.
@@ -155,6 +181,52 @@ pub fn run_generate(args: &GenerateArgs, log: &mut dyn Write) -> Result<(), Stri
         ls.warnings,
         ls.marker,
         stats.confusers_rejected,
+    );
+    Ok(())
+}
+
+/// Runs `crawl`: writes the four files; a summary (files, records, URLs
+/// per rung-3 class and per mechanism) goes to `log`.
+pub fn run_crawl(args: &CrawlArgs, log: &mut dyn Write) -> Result<(), String> {
+    let opts = CrawlOptions {
+        sites: args.sites,
+        pages: args.pages,
+        seed: args.seed,
+        epoch: args.epoch,
+    };
+    let caps = simulate(&opts);
+    let prefix = args
+        .prefix
+        .clone()
+        .unwrap_or_else(|| format!("crawl-s{}-e{}", args.seed, args.epoch));
+    let files = write_crawl(&caps, &args.out, &prefix)
+        .map_err(|e| format!("{}: {e}", args.out.display()))?;
+    let mut classes = std::collections::BTreeMap::new();
+    let mut mechanisms = std::collections::BTreeMap::new();
+    for c in &caps {
+        *classes.entry(c.rung3.name()).or_insert(0usize) += 1;
+        *mechanisms.entry(c.mechanism).or_insert(0usize) += 1;
+    }
+    let join = |m: &std::collections::BTreeMap<&str, usize>| {
+        m.iter()
+            .map(|(k, v)| format!("{k} {v}"))
+            .collect::<Vec<_>>()
+            .join(", ")
+    };
+    let _ = writeln!(
+        log,
+        "irinorm-frontier crawl: {} URLs on {} sites (epoch {}), {} WARC records ({} revisits)\n  {}\n  {}\n  {}\n  {}\nrung3: {}\nmechanisms: {}",
+        caps.len(),
+        args.sites,
+        args.epoch,
+        files.records,
+        files.revisits,
+        files.warc.display(),
+        files.cdx.display(),
+        files.cdxj.display(),
+        files.truth.display(),
+        join(&classes),
+        join(&mechanisms),
     );
     Ok(())
 }

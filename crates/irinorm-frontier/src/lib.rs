@@ -27,6 +27,8 @@
 #![warn(missing_docs)]
 
 pub mod cli;
+mod crawl;
+mod crawl_write;
 mod generate;
 mod kind;
 mod originals;
@@ -34,6 +36,8 @@ mod plant;
 mod quality;
 mod rng;
 
+pub use crawl::{simulate, Capture, CrawlOptions, Rung3};
+pub use crawl_write::{payload_digest, write_crawl, CrawlFiles, TRUTH_HEADER};
 pub use generate::{
     class_id, generate, mark, GenerateError, GenerateOptions, GenerateStats, HEADER,
 };
