@@ -550,3 +550,92 @@ fn iri_form_at_rung_protocol() {
         "http://xn--rsum-bpad.example/caf%C3%A9/\n"
     );
 }
+
+/// The simulated crawl of `irinorm-frontier` (docs/frontier.md, "Simulated
+/// crawls") written as a WARC, ingested, and every URL normalized at rung 3
+/// under each `--redirects` policy: a URL whose truth is `protocol` merges
+/// with its page's canonical URL by default, `permanent` and `all` ones only
+/// under those policies, the others (`learn`, `distinct`) never by rung 3,
+/// and by default no two different pages share a rung-3 form (no false
+/// merge).
+#[test]
+fn simulated_crawl_ground_truth() {
+    use irinorm_frontier::{simulate, write_crawl, CrawlOptions, Rung3};
+    use std::collections::HashMap;
+
+    let dir = tempfile::tempdir().unwrap();
+    let caps = simulate(&CrawlOptions::default());
+    let files = write_crawl(&caps, dir.path(), "c").unwrap();
+    let warc = files.warc.display().to_string();
+    let r = run_in(
+        dir.path(),
+        &["evidence", "ingest", "-q", "--db", "e.db", &warc],
+        b"",
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    // Every URL and every canonical URL, one a line.
+    let mut input = String::new();
+    for c in &caps {
+        input.push_str(&c.url);
+        input.push('\n');
+        input.push_str(&c.canonical);
+        input.push('\n');
+    }
+    let mut merged = HashMap::new();
+    for policy in ["conventional", "permanent", "all"] {
+        let r = run_in(
+            dir.path(),
+            &[
+                "normalize",
+                "-q",
+                "--rung",
+                "protocol",
+                "--evidence",
+                "e.db",
+                "--redirects",
+                policy,
+            ],
+            input.as_bytes(),
+        );
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        let out = r.lines();
+        assert_eq!(out.len(), 2 * caps.len());
+        let mut page_of: HashMap<&str, &str> = HashMap::new();
+        let mut n = 0;
+        for (i, c) in caps.iter().enumerate() {
+            let (u, canon) = (&out[2 * i], &out[2 * i + 1]);
+            let expect = match c.rung3 {
+                Rung3::Canonical | Rung3::Protocol => true,
+                Rung3::Permanent => policy != "conventional",
+                Rung3::All => policy == "all",
+                Rung3::Learn | Rung3::Distinct => false,
+            };
+            // A distinct page (a trap) is its own canonical URL.
+            if c.rung3 != Rung3::Canonical && c.url != c.canonical {
+                assert_eq!(
+                    u == canon,
+                    expect,
+                    "{policy}: {} ({}, {}) -> {u}, canonical {canon}",
+                    c.url,
+                    c.rung3.name(),
+                    c.mechanism
+                );
+                n += usize::from(u == canon);
+            }
+            // No false merge by default. (`permanent` and `all` follow
+            // moves to a home page too, as they are asked to: the crawl's
+            // discontinued pages 301 to the home page.)
+            if policy == "conventional" {
+                for form in [u, canon] {
+                    let p = page_of.entry(form.as_str()).or_insert(c.page.as_str());
+                    assert_eq!(*p, c.page.as_str(), "{policy}: false merge at {form}");
+                }
+            }
+        }
+        merged.insert(policy, n);
+    }
+    // Each wider policy merges more, and the default merges something.
+    assert!(merged["conventional"] > 0);
+    assert!(merged["conventional"] < merged["permanent"]);
+    assert!(merged["permanent"] < merged["all"]);
+}

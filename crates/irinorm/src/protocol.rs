@@ -281,8 +281,11 @@ fn path_diff(from: &str, to: &str) -> Option<Conventions> {
     exact(&lf, &lt).map(|c| c | Conventions::PATH_CASE)
 }
 
-/// Whether the parameters of `to` are those of `from` with some (not all)
-/// left out, the rest in the same order.
+/// Whether the parameters of `to` are those of `from` with some left out
+/// (all of them, possibly: `?sid=1` -> no query), the rest in the same
+/// order. A permanent redirect that drops the whole query is how servers
+/// strip session and tracking parameters; the simulated crawl's ground
+/// truth (docs/frontier.md, `dropped-query`) counts it as conventional.
 fn query_dropped(from: Option<&str>, to: Option<&str>) -> Option<bool> {
     if from == to {
         return Some(false);
@@ -292,11 +295,6 @@ fn query_dropped(from: Option<&str>, to: Option<&str>) -> Option<bool> {
             .unwrap_or_default()
     }
     let (f, t) = (params(from), params(to));
-    if t.is_empty() && !f.is_empty() {
-        // Dropping the whole query (`/search?q=x` -> `/search`) goes to
-        // another resource as often as not: a move, not a convention.
-        return None;
-    }
     if t.len() > f.len() {
         return None;
     }
@@ -316,7 +314,7 @@ fn query_dropped(from: Option<&str>, to: Option<&str>) -> Option<bool> {
 /// equal; the host equal or differing by one leading `www.`; the path
 /// equal or differing by a trailing slash, ASCII case or a
 /// [directory index](DIRECTORY_INDEX_NAMES); the query equal or with some
-/// of its `&`-separated parameters dropped (at least one kept). Several
+/// (or all) of its `&`-separated parameters dropped, the rest in order. Several
 /// may hold at once (`http://example.com/a` -> `https://www.example.com/a/`
 /// is the common case).
 pub fn classify(from: &str, to: &str) -> Option<Conventions> {
