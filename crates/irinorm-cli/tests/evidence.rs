@@ -454,6 +454,10 @@ fn killed_ingest_leaves_a_consistent_store_and_resumes() {
     let db = dir.path().join("e.db");
     loop {
         std::thread::sleep(std::time::Duration::from_millis(50));
+        // The child cannot end (its input is still open): if it did, it failed.
+        if let Some(st) = child.try_wait().unwrap() {
+            panic!("the ingest ended before it was killed: {st}");
+        }
         if !db.exists() {
             continue;
         }
