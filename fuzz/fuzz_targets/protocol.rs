@@ -14,7 +14,9 @@ use irinorm::protocol::{
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
-    let Some((&first, rest)) = data.split_first() else { return };
+    let Some((&first, rest)) = data.split_first() else {
+        return;
+    };
     let text = String::from_utf8_lossy(rest);
     let lines: Vec<&str> = text.split('\n').collect();
     if lines.len() < 2 {
@@ -24,8 +26,12 @@ fuzz_target!(|data: &[u8]| {
     let mut m = MemoryEvidence::default();
     for (i, l) in obs.iter().enumerate() {
         let mut f = l.split('\t');
-        let (Some(u), Some(s)) = (f.next(), f.next()) else { continue };
-        let Ok(status) = s.parse::<u16>() else { continue };
+        let (Some(u), Some(s)) = (f.next(), f.next()) else {
+            continue;
+        };
+        let Ok(status) = s.parse::<u16>() else {
+            continue;
+        };
         let mut o = match f.next() {
             Some(t) => RawObservation::redirect(u, status, t),
             None => RawObservation::status(u, status),
@@ -45,11 +51,22 @@ fuzz_target!(|data: &[u8]| {
     let n2 = Normalizer::default();
     for u in urls {
         let Ok(once) = p.normalize(u) else {
-            assert!(n2.normalize(u).is_err(), "rung 3 rejects what rung 2 accepts: {u:?}");
+            assert!(
+                n2.normalize(u).is_err(),
+                "rung 3 rejects what rung 2 accepts: {u:?}"
+            );
             continue;
         };
-        assert_eq!(p.normalize(&once).expect("normal form parses"), once, "not idempotent: {u:?}");
-        assert_eq!(none.normalize(u).unwrap(), n2.normalize(u).unwrap(), "{u:?}");
+        assert_eq!(
+            p.normalize(&once).expect("normal form parses"),
+            once,
+            "not idempotent: {u:?}"
+        );
+        assert_eq!(
+            none.normalize(u).unwrap(),
+            n2.normalize(u).unwrap(),
+            "{u:?}"
+        );
         let ch = p.chain(u).unwrap();
         assert!(ch.hops.len() <= MAX_HOPS + 1);
         if ch.stop == Stop::TooLong {
@@ -58,7 +75,11 @@ fuzz_target!(|data: &[u8]| {
     }
     if let (Ok(ka), Ok(kb)) = (n2.key(urls[0]), n2.key(urls[1])) {
         if ka == kb {
-            assert_eq!(p.key(urls[0]).unwrap(), p.key(urls[1]).unwrap(), "not monotone");
+            assert_eq!(
+                p.key(urls[0]).unwrap(),
+                p.key(urls[1]).unwrap(),
+                "not monotone"
+            );
         }
     }
 });
