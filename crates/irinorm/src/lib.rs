@@ -11,6 +11,8 @@
 //! - [`path`]: `remove_dot_segments` (RFC 3986 §5.2.4).
 //! - [`host`]: IPv4/IPv6/IPvFuture hosts, RFC 5952 IPv6 text.
 //! - [`idn`]: UTS #46 through the `idna` crate.
+//! - [`protocol`]: rung 3, the ladder plus recorded evidence (the
+//!   [`protocol::Evidence`] trait).
 //! - [`ladder`]: the comparison ladder (string, syntax, scheme rungs) as
 //!   normalization, comparison and keys; [`scheme`]: the scheme registry.
 //!
@@ -29,6 +31,7 @@ pub mod norm;
 pub mod parse;
 pub mod path;
 pub mod pct;
+pub mod protocol;
 pub mod reference;
 pub mod resolve;
 pub mod scheme;
