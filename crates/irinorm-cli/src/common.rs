@@ -42,6 +42,9 @@ pub(crate) enum FormatArg {
     Text,
     /// One JSON object per input line, in input order.
     Jsonl,
+    /// normalize only: the SURT key (CDX index key, as `irinorm surt`) of
+    /// each normal form, one a line.
+    Surt,
 }
 
 /// Inputs, outputs, rejects, threads: every processing subcommand has these.
@@ -108,6 +111,10 @@ pub(crate) struct IoArgs {
     /// reported).
     #[arg(short = 'q', long)]
     pub(crate) quiet: bool,
+
+    /// Set by the subcommands that implement `--format surt` (normalize).
+    #[arg(skip)]
+    pub(crate) surt_ok: bool,
 }
 
 /// Record modes: the identifier is a field of a CSV/TSV or JSON Lines record.
@@ -258,6 +265,8 @@ pub(crate) fn execute(
     let format = match io.format {
         FormatArg::Text => Format::Text,
         FormatArg::Jsonl => Format::Jsonl,
+        FormatArg::Surt if io.surt_ok => Format::Text,
+        FormatArg::Surt => return usage("--format surt is for normalize (or use irinorm surt)"),
     };
     if format == Format::Jsonl && records != RecordMode::Lines {
         return usage("--format jsonl is for line input; with --column or --field the records are written back in their own format");

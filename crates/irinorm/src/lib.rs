@@ -13,6 +13,7 @@
 //! - [`idn`]: UTS #46 through the `idna` crate.
 //! - [`ladder`]: the comparison ladder (string, syntax, scheme rungs) as
 //!   normalization, comparison and keys; [`scheme`]: the scheme registry.
+//! - [`surt`]: SURT archive keys, byte-identical to the `surt` Python package.
 //!
 //! The library does no I/O and has no `unsafe` code. Errors are values:
 //! no input, however malformed, makes it panic.
@@ -31,6 +32,7 @@ pub mod pct;
 pub mod reference;
 pub mod resolve;
 pub mod scheme;
+pub mod surt;
 mod table;
 pub mod ucs;
 

@@ -24,6 +24,8 @@ Examples:
   irinorm normalize --base http://example.com/a/b ../c
       http://example.com/c
   irinorm normalize --format jsonl -i urls.txt.gz -o normal.jsonl.zst
+  irinorm normalize --preset crawler --format surt 'http://WWW.Example.com/b?z&a'
+      com,example)/b?a&z
   irinorm normalize --csv --column url --into normal -i pages.csv > pages.normal.csv
 ";
 
@@ -50,11 +52,18 @@ pub(crate) struct Args {
 
 pub(crate) struct NormalizeOp {
     pub(crate) p: Pipeline,
+    /// `--format surt`: the SURT key of the normal form instead of it.
+    pub(crate) surt: bool,
 }
 
 impl Op for NormalizeOp {
     fn apply(&self, input: &str, out: &mut String) -> Result<(), Failure> {
         let mut applied = Vec::new();
+        if self.surt {
+            let mut normal = String::new();
+            self.p.normalize_into(input, &mut normal, &mut applied)?;
+            return crate::cmd::surt::key(&normal, Default::default(), out);
+        }
         self.p.normalize_into(input, out, &mut applied)?;
         Ok(())
     }
@@ -91,9 +100,11 @@ impl Op for NormalizeOp {
     }
 }
 
-pub(crate) fn run(a: Args) -> Result<ExitCode, CliError> {
+pub(crate) fn run(mut a: Args) -> Result<ExitCode, CliError> {
     let op = NormalizeOp {
         p: a.ladder.pipeline(a.ladder.form)?,
+        surt: a.io.format == crate::common::FormatArg::Surt,
     };
+    a.io.surt_ok = true;
     execute(&a.io, a.records.mode()?, Task::Map(&op))
 }
