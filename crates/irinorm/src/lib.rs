@@ -13,6 +13,7 @@
 //! - [`idn`]: UTS #46 through the `idna` crate.
 //! - [`ladder`]: the comparison ladder (string, syntax, scheme rungs) as
 //!   normalization, comparison and keys; [`scheme`]: the scheme registry.
+//! - [`repair`]: opt-in repair of what browsers accept into an RFC 3987 reference.
 //! - [`surt`]: SURT archive keys, byte-identical to the `surt` Python package.
 //!
 //! The library does no I/O and has no `unsafe` code. Errors are values:
@@ -30,6 +31,7 @@ pub mod parse;
 pub mod path;
 pub mod pct;
 pub mod reference;
+pub mod repair;
 pub mod resolve;
 pub mod scheme;
 pub mod surt;
