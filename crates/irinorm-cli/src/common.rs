@@ -5,6 +5,7 @@ use std::ffi::OsString;
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use clap::ValueEnum;
 use irinorm_stream::{
@@ -327,9 +328,27 @@ pub(crate) fn execute(
     })
 }
 
+/// `--repair` is on: the summary line says how many inputs it changed.
+static REPAIR_ON: AtomicBool = AtomicBool::new(false);
+/// Inputs `--repair` changed (counted once per input by the ops).
+static REPAIRED: AtomicU64 = AtomicU64::new(0);
+
+pub(crate) fn enable_repair_count() {
+    REPAIR_ON.store(true, Ordering::Relaxed);
+}
+
+pub(crate) fn count_repaired() {
+    REPAIRED.fetch_add(1, Ordering::Relaxed);
+}
+
 fn print_summary(io: &IoArgs, s: &Summary, args_only: bool) {
     if io.quiet || (args_only && s.rejected == 0) {
         return;
     }
-    irinorm_stream::note(format_args!("irinorm: {}", s.line()));
+    if REPAIR_ON.load(Ordering::Relaxed) {
+        let n = REPAIRED.load(Ordering::Relaxed);
+        irinorm_stream::note(format_args!("irinorm: {}, repaired {n}", s.line()));
+    } else {
+        irinorm_stream::note(format_args!("irinorm: {}", s.line()));
+    }
 }

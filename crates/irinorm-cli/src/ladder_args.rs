@@ -93,6 +93,32 @@ pub(crate) struct LadderArgs {
     /// Longer identifiers are rejected (too-long).
     #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_LEN)]
     pub(crate) max_len: usize,
+
+    /// Repair what browsers accept but RFC 3986/3987 refuse (spaces, tabs,
+    /// `\`, `|`, quotes, a bare `%`, `a#b#c`, `http:/a`...) before the
+    /// ladder, naming each step (docs/repair.md). Off by default: exact.
+    #[arg(long)]
+    pub(crate) repair: bool,
+}
+
+/// `--repair`: the pass before the ladder, with the base's scheme (which
+/// decides `same-scheme-relative`) and the count for the summary line.
+#[derive(Debug, Default)]
+pub(crate) struct Repairer {
+    base_scheme: Option<String>,
+}
+
+impl Repairer {
+    /// The repaired input, or `None` when repair changed nothing.
+    pub(crate) fn run(&self, input: &str) -> Option<irinorm::repair::Repaired> {
+        let r = irinorm::repair::repair(input, self.base_scheme.as_deref());
+        if r.changed() {
+            crate::common::count_repaired();
+            Some(r)
+        } else {
+            None
+        }
+    }
 }
 
 fn list(s: &str) -> Vec<String> {
@@ -173,6 +199,20 @@ impl LadderArgs {
     }
 
     /// The normalizer with its base.
+    /// The repair pass, when `--repair` is on.
+    pub(crate) fn repairer(&self) -> Option<Repairer> {
+        if !self.repair {
+            return None;
+        }
+        crate::common::enable_repair_count();
+        let base_scheme = self
+            .base
+            .as_deref()
+            .and_then(|b| b.split_once(':'))
+            .map(|(s, _)| s.to_owned());
+        Some(Repairer { base_scheme })
+    }
+
     pub(crate) fn normalizer(&self, opts: Options) -> Result<Normalizer, CliError> {
         let n = Normalizer::new(opts);
         match &self.base {

@@ -59,3 +59,112 @@ fn normalize_format_surt() {
     let r = run(&["parse", "--format", "surt", "http://a/"], b"");
     assert_eq!(r.code, 2, "only normalize has --format surt");
 }
+
+#[test]
+fn compare_names_the_rules_that_made_the_pair_equal() {
+    let r = run(
+        &[
+            "compare",
+            "--preset",
+            "crawler",
+            "http://a/?utm_source=x",
+            "http://a/",
+        ],
+        b"",
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(
+        r.lines(),
+        ["equivalent (scheme + rules: remove-query-params)"]
+    );
+    // The ladder alone still names its lowest rung, even with a preset.
+    let r = run(
+        &[
+            "compare",
+            "--preset",
+            "crawler",
+            "http://a/%7e",
+            "http://a/~",
+        ],
+        b"",
+    );
+    assert_eq!(r.lines(), ["equivalent (syntax)"]);
+    let r = run(
+        &[
+            "compare",
+            "--format",
+            "jsonl",
+            "--preset",
+            "crawler",
+            "http://a/?utm_source=x",
+            "http://a/",
+        ],
+        b"",
+    );
+    let v = r.json();
+    assert_eq!(v[0]["rung"], "scheme");
+    assert_eq!(v[0]["rules"], serde_json::json!(["remove-query-params"]));
+}
+
+#[test]
+fn compare_echo_keeps_the_pair_with_its_verdict() {
+    let r = run(
+        &["compare", "--echo"],
+        b"http://a/%7e\thttp://a/~\nhttp://a/\thttp://b/\n",
+    );
+    assert_eq!(r.code, 1);
+    assert_eq!(
+        r.lines(),
+        [
+            "http://a/%7e\thttp://a/~\tequivalent (syntax)",
+            "http://a/\thttp://b/\tdifferent"
+        ]
+    );
+}
+
+#[test]
+fn repair_is_opt_in_named_and_counted() {
+    let input = b"http://a/ b\nhttp://ok/\n\thttp:/x.com\\y\nhttp://a b/\n";
+    // Exact by default: the space and the tab are rejected.
+    let r = run(&["normalize"], input);
+    assert_eq!(r.code, 1);
+    assert_eq!(r.lines(), ["http://ok/"]);
+    let r = run(&["normalize", "--repair"], input);
+    assert_eq!(r.code, 1, "a host with a space stays refused");
+    assert_eq!(r.lines(), ["http://a/%20b", "http://ok/", "http://x.com/y"]);
+    let s = r
+        .stderr
+        .lines()
+        .find(|l| l.starts_with("irinorm: read"))
+        .unwrap();
+    assert_eq!(s, "irinorm: read 4, written 3, rejected 1, repaired 2");
+    let r = run(&["normalize", "--repair", "--format", "jsonl"], input);
+    let v = r.json();
+    assert_eq!(v[0]["repaired"], serde_json::json!(["encode-disallowed"]));
+    assert_eq!(v[1]["repaired"], serde_json::json!([]));
+    assert_eq!(
+        v[2]["repaired"],
+        serde_json::json!(["trim-c0-space", "backslash-to-slash", "scheme-slashes"])
+    );
+    let r = run(&["explain", "--repair", "http://a/b c"], b"");
+    assert!(
+        r.out().contains("  repair  http://a/b%20c\n"),
+        "{}",
+        r.out()
+    );
+    assert!(r.out().contains("encode-disallowed"), "{}", r.out());
+    let r = run(&["dedupe", "--repair"], b"http://a/b c\nhttp://a/b%20c\n");
+    assert_eq!(r.lines(), ["http://a/b c"]);
+    let r = run(
+        &[
+            "compare",
+            "--repair",
+            "--base",
+            "http://h/",
+            "http:x y",
+            "http://h/x%20y",
+        ],
+        b"",
+    );
+    assert_eq!(r.lines(), ["equivalent (string)"]);
+}

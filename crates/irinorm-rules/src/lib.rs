@@ -30,6 +30,6 @@ mod rule;
 pub use apply::{apply, Fired};
 pub use config::{load_toml, Config, DefaultParam};
 pub use glob::{host_matches, matches as glob_matches};
-pub use pipeline::{Outcome, Pipeline};
+pub use pipeline::{Outcome, Pipeline, Verdict};
 pub use preset::Preset;
 pub use rule::{Class, RuleName, RuleSet};

@@ -23,6 +23,16 @@ pub struct Outcome<'a> {
     pub warnings: Vec<Warning>,
 }
 
+/// Why two references are equivalent ([`Pipeline::compare_why`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Verdict {
+    /// The rung: the lowest at which the ladder alone makes them equal, or
+    /// the configured one when named rules were needed.
+    pub rung: Rung,
+    /// The named rules that made them equal (empty: the ladder alone).
+    pub rules: Vec<RuleName>,
+}
+
 /// Ladder normalization then named rules. Cheap to clone; `Sync`.
 #[derive(Clone, Debug)]
 pub struct Pipeline {
@@ -223,6 +233,40 @@ impl Pipeline {
             }
         }
         Ok(None)
+    }
+
+    /// What makes `a` and `b` equivalent: the lowest rung of the ladder
+    /// alone (up to the configured rung) and no rules; or, when the ladder
+    /// alone does not, the configured rung with the named rules that fired
+    /// (on either side, in order of application); `None` when they differ.
+    /// Unlike [`Pipeline::compare`], a verdict never names a rung lower than
+    /// the one the rules ran on: the rules are what made them equal.
+    pub fn compare_why(&self, a: &str, b: &str) -> Result<Option<Verdict>, CompareError> {
+        if let Some(r) = self.normalizer.compare(a, b)? {
+            if r <= self.rung() {
+                return Ok(Some(Verdict {
+                    rung: r,
+                    rules: Vec::new(),
+                }));
+            }
+        }
+        if self.rules.is_empty() {
+            return Ok(None);
+        }
+        let side = |s: Side| move |error| CompareError { side: s, error };
+        let na = self.normalize(a).map_err(side(Side::A))?;
+        let nb = self.normalize(b).map_err(side(Side::B))?;
+        if na.text != nb.text {
+            return Ok(None);
+        }
+        let mut rules: Vec<RuleName> = na.applied;
+        rules.extend(nb.applied);
+        rules.sort();
+        rules.dedup();
+        Ok(Some(Verdict {
+            rung: self.rung(),
+            rules,
+        }))
     }
 
     /// The ladder's explanation, and the rules that fired on top of the

@@ -81,10 +81,13 @@ pub(crate) struct Args {
 /// components left out at rung `scheme`), then the named rules.
 struct KeyOp {
     p: Pipeline,
+    repair: Option<crate::ladder_args::Repairer>,
 }
 
 impl Op for KeyOp {
     fn apply(&self, input: &str, out: &mut String) -> Result<(), Failure> {
+        let repaired = self.repair.as_ref().and_then(|r| r.run(input));
+        let input = repaired.as_ref().map_or(input, |r| r.text.as_str());
         self.p.key_into(input, out)?;
         Ok(())
     }
@@ -93,6 +96,7 @@ impl Op for KeyOp {
 fn key_op(a: &Args) -> Result<Box<dyn Op>, CliError> {
     Ok(Box::new(KeyOp {
         p: a.ladder.pipeline(Form::Uri)?,
+        repair: a.ladder.repairer(),
     }))
 }
 
