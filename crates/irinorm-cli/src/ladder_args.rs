@@ -57,9 +57,10 @@ pub(crate) struct LadderArgs {
 
     /// A preset: `rfc` (rung scheme), `fetch` (+ remove-fragment),
     /// `crawler` (+ host dot, IPv4 forms, tracking parameters),
-    /// `aggressive` (+ every unsafe rule with a default). See `irinorm
-    /// presets`.
-    #[arg(long, value_name = "PRESET", value_parser = clap::builder::PossibleValuesParser::new(["rfc", "fetch", "crawler", "aggressive"]).map(|s| s.parse::<Preset>().unwrap_or(Preset::Rfc)))]
+    /// `aggressive` (+ every unsafe rule with a default), `safebrowsing`
+    /// (Google Safe Browsing's canonicalization: a lookup key, not an RFC
+    /// normal form; no rung, no rules). See `irinorm presets`.
+    #[arg(long, value_name = "PRESET", value_parser = clap::builder::PossibleValuesParser::new(["rfc", "fetch", "crawler", "aggressive", "safebrowsing"]).map(|s| s.parse::<Preset>().unwrap_or(Preset::Rfc)))]
     pub(crate) preset: Option<Preset>,
 
     /// Named normalizations, comma-separated (any of `irinorm presets
@@ -225,8 +226,24 @@ impl LadderArgs {
 
     /// The full pipeline for output in `form`.
     pub(crate) fn pipeline(&self, form: Form) -> Result<Pipeline, CliError> {
+        if let Some(p) = self.preset.filter(|p| p.is_lookup_key()) {
+            // A lookup key has its own fixed algorithm: nothing to combine.
+            if self.apply.is_some()
+                || self.rung.is_some()
+                || self.base.is_some()
+                || form == Form::Iri
+            {
+                return usage(format!(
+                    "--preset {p} is a lookup key (docs/rules.md): it takes no --apply, --rung, --base or --form iri"
+                ));
+            }
+        }
         let (opts, config) = self.parts(form)?;
         let rules = self.rules()?;
-        Ok(Pipeline::new(self.normalizer(opts)?, rules, config))
+        let p = Pipeline::new(self.normalizer(opts)?, rules, config);
+        Ok(match self.preset {
+            Some(preset) => p.with_lookup_key(preset),
+            None => p,
+        })
     }
 }

@@ -168,3 +168,58 @@ fn repair_is_opt_in_named_and_counted() {
     );
     assert_eq!(r.lines(), ["equivalent (string)"]);
 }
+
+#[test]
+fn safebrowsing_preset_is_a_lookup_key() {
+    // Examples of Google's Safe Browsing v4 "URLs and Hashing" documentation.
+    let r = run(
+        &[
+            "normalize",
+            "--preset",
+            "safebrowsing",
+            "http://host/%25%32%35",
+            "www.GOOgle.com",
+            "http://3279880203/blah",
+        ],
+        b"",
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert_eq!(
+        r.lines(),
+        [
+            "http://host/%25",
+            "http://www.google.com/",
+            "http://195.127.0.11/blah"
+        ]
+    );
+    let r = run(&["normalize", "--preset", "safebrowsing", "ftp://a/"], b"");
+    assert_eq!(r.code, 1);
+    let r = run(
+        &[
+            "compare",
+            "--preset",
+            "safebrowsing",
+            "http://a.com/b#x",
+            "HTTP://A.com.:80//b",
+        ],
+        b"",
+    );
+    assert_eq!(r.lines(), ["equivalent (safebrowsing key)"]);
+    let r = run(
+        &[
+            "normalize",
+            "--preset",
+            "safebrowsing",
+            "--apply",
+            "sort-query",
+            "x",
+        ],
+        b"",
+    );
+    assert_eq!(r.code, 2, "a lookup key takes no rules");
+    let r = run(
+        &["dedupe", "--preset", "safebrowsing"],
+        b"http://a/%2541\nhttp://A/A\n",
+    );
+    assert_eq!(r.lines(), ["http://a/%2541"]);
+}

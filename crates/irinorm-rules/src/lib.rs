@@ -2,7 +2,8 @@
 //!
 //! The named normalizations beyond the RFC ladder (LADDER.md, "Beyond the
 //! ladder"), each with its class (`usually-safe` or `unsafe`), the presets
-//! `rfc`, `fetch`, `crawler`, `aggressive`, and a record of which rule
+//! `rfc`, `fetch`, `crawler`, `aggressive` (and `safebrowsing`, a lookup key:
+//! [`safebrowsing`]), and a record of which rule
 //! changed what.
 //!
 //! ```
@@ -26,6 +27,7 @@ mod glob;
 mod pipeline;
 mod preset;
 mod rule;
+pub mod safebrowsing;
 
 pub use apply::{apply, Fired};
 pub use config::{load_toml, Config, DefaultParam};

@@ -118,6 +118,14 @@ impl Op for CompareOp {
             out.push('\t');
         }
         match r {
+            Some(Verdict {
+                lookup_key: Some(p),
+                ..
+            }) => {
+                out.push_str("equivalent (");
+                out.push_str(p.name());
+                out.push_str(" key)");
+            }
             Some(v) if v.rules.is_empty() => {
                 out.push_str("equivalent (");
                 out.push_str(v.rung.name());
