@@ -223,3 +223,147 @@ fn safebrowsing_preset_is_a_lookup_key() {
     );
     assert_eq!(r.lines(), ["http://a/%2541"]);
 }
+
+/// Runs `args` with stdout closed before the child writes anything (the
+/// reader of `| head -c 0`), feeding `stdin`; returns (status, stderr).
+fn with_closed_stdout(dir: &std::path::Path, args: &[&str], stdin: &[u8]) -> (Option<i32>, String) {
+    use std::io::{Read, Write};
+    use std::process::{Command, Stdio};
+    let mut child = Command::new(env!("CARGO_BIN_EXE_irinorm"))
+        .current_dir(dir)
+        .args(args)
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .stderr(Stdio::piped())
+        .spawn()
+        .expect("the binary runs");
+    // Close the read end of stdout at once: every write of the child fails
+    // with EPIPE (Rust ignores SIGPIPE).
+    drop(child.stdout.take());
+    let mut sin = child.stdin.take().unwrap();
+    let data = stdin.to_vec();
+    // The child may stop reading once its output is gone: ignore EPIPE here.
+    let feeder = std::thread::spawn(move || {
+        let _ = sin.write_all(&data);
+    });
+    let mut err = String::new();
+    child
+        .stderr
+        .take()
+        .unwrap()
+        .read_to_string(&mut err)
+        .unwrap();
+    let status = child.wait().unwrap();
+    feeder.join().unwrap();
+    (status.code(), err)
+}
+
+#[test]
+fn a_closed_pipe_ends_every_subcommand_quietly() {
+    let dir = tempfile::tempdir().unwrap();
+    let urls: String = (0..30_000)
+        .map(|i| format!("http://h{}.example/p/{i}\n", i % 500))
+        .collect();
+    std::fs::write(dir.path().join("urls.txt"), &urls).unwrap();
+    let pairs: String = (0..30_000)
+        .map(|i| format!("http://a/{i}\thttp://A/{i}\n"))
+        .collect();
+    let frontier = dir.path().join("frontier.tsv");
+    let r = common::run_in(
+        dir.path(),
+        &[
+            "frontier",
+            "--corpus",
+            "urls.txt",
+            "--lines",
+            "2000",
+            "-o",
+            frontier.to_str().unwrap(),
+        ],
+        b"",
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let cases: Vec<(Vec<&str>, &[u8])> = vec![
+        (vec!["normalize"], urls.as_bytes()),
+        (vec!["normalize", "-"], urls.as_bytes()),
+        (vec!["compare"], pairs.as_bytes()),
+        (vec!["explain"], urls.as_bytes()),
+        (vec!["dedupe"], urls.as_bytes()),
+        (vec!["dedupe", "--count"], urls.as_bytes()),
+        (vec!["parse"], urls.as_bytes()),
+        (vec!["check"], urls.as_bytes()),
+        (vec!["resolve", "--base", "http://b/"], urls.as_bytes()),
+        (vec!["to-uri"], urls.as_bytes()),
+        (vec!["to-iri"], urls.as_bytes()),
+        (vec!["surt"], urls.as_bytes()),
+        (vec!["presets"], b""),
+        (vec!["completions", "powershell"], b""),
+        (vec!["completions", "bash"], b""),
+        (vec!["man"], b""),
+        (
+            vec!["frontier", "--corpus", "urls.txt", "--lines", "50000"],
+            b"",
+        ),
+        (vec!["quality", "frontier.tsv"], b""),
+        (vec!["--help"], b""),
+    ];
+    for (args, input) in cases {
+        let (code, err) = with_closed_stdout(dir.path(), &args, input);
+        assert!(
+            matches!(code, Some(0) | Some(1)),
+            "{args:?}: exit {code:?} on a closed pipe: {err}"
+        );
+        assert!(!err.contains("panicked"), "{args:?}: {err}");
+        assert!(
+            !err.to_lowercase().contains("broken pipe"),
+            "{args:?}: {err}"
+        );
+    }
+}
+
+#[test]
+fn dash_is_stdin_and_on_reject_keeps_lines_aligned() {
+    let input = b"http://A/\nbad url\nhttp://b/\n";
+    let r = run(&["normalize", "-"], input);
+    assert_eq!(r.lines(), ["http://a/", "http://b/"]);
+    let r = run(&["normalize", "--on-reject", "empty", "-"], input);
+    assert_eq!(
+        (r.code, r.lines()),
+        (
+            1,
+            vec!["http://a/".into(), String::new(), "http://b/".into()]
+        )
+    );
+    let s = r.summary();
+    assert_eq!((s.read, s.written, s.rejected), (3, 3, 1));
+    let r = run(&["normalize", "--on-reject", "keep"], input);
+    assert_eq!(r.lines(), ["http://a/", "bad url", "http://b/"]);
+    // CSV: the record stays, with an empty or unchanged field.
+    let csv = b"u,n\nhttp://A/,1\nbad url,2\n";
+    let r = run(&["normalize", "--column", "u", "--on-reject", "empty"], csv);
+    assert_eq!(r.lines(), ["u,n", "http://a/,1", ",2"]);
+    let r = run(
+        &[
+            "normalize",
+            "--column",
+            "u",
+            "--into",
+            "v",
+            "--on-reject",
+            "keep",
+        ],
+        csv,
+    );
+    assert_eq!(
+        r.lines(),
+        ["u,n,v", "http://A/,1,http://a/", "bad url,2,bad url"]
+    );
+    let r = run(
+        &["normalize", "--field", "u", "--on-reject", "empty"],
+        b"{\"u\":\"a b\"}\n",
+    );
+    assert_eq!(r.lines(), [r#"{"u":""}"#]);
+    let r = run(&["compare", "-"], b"http://a/\thttp://A/\n");
+    assert_eq!(r.lines(), ["equivalent (syntax)"]);
+    assert_eq!(run(&["dedupe", "--on-reject", "keep"], b"").code, 2);
+}

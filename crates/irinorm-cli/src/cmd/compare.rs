@@ -185,6 +185,8 @@ impl Op for CompareOp {
 pub(crate) fn run(mut a: Args) -> Result<ExitCode, CliError> {
     match a.io.ids.len() {
         0 => {}
+        // `-`: pairs from stdin (common::execute).
+        1 if a.io.ids[0] == "-" => {}
         2 => {
             let (x, y) = (a.io.ids[0].clone(), a.io.ids[1].clone());
             if x.to_string_lossy().contains('\t') || y.to_string_lossy().contains('\t') {
