@@ -367,3 +367,57 @@ fn dash_is_stdin_and_on_reject_keeps_lines_aligned() {
     assert_eq!(r.lines(), ["equivalent (syntax)"]);
     assert_eq!(run(&["dedupe", "--on-reject", "keep"], b"").code, 2);
 }
+
+#[test]
+fn lint_flags_encoded_delimiters_in_hosts_and_backslashes() {
+    let codes = |input: &str| -> Vec<(String, u64)> {
+        let r = run(&["check", "--lint", "--format", "jsonl", input], b"");
+        r.json()[0]["findings"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| {
+                (
+                    f["code"].as_str().unwrap().to_owned(),
+                    f["offset"].as_u64().unwrap(),
+                )
+            })
+            .collect()
+    };
+    // What to-uri makes of `http://example.com\path`: valid, but a trap.
+    assert_eq!(
+        run(&["to-uri", "http://example.com\\path"], b"").lines(),
+        ["http://example.com%5Cpath"]
+    );
+    let c = codes("http://example.com%5Cpath/");
+    assert!(c.contains(&("host-encoded-delimiter".into(), 18)), "{c:?}");
+    for enc in [
+        "%2F", "%20", "%3F", "%23", "%40", "%3A", "%00", "%7F", "%25",
+    ] {
+        let c = codes(&format!("http://a{enc}b.example/"));
+        assert!(
+            c.iter().any(|x| x.0 == "host-encoded-delimiter"),
+            "{enc}: {c:?}"
+        );
+    }
+    // Encoded letters and UTF-8 in a host are no delimiters; %2F in a path is fine here.
+    for ok in [
+        "http://%61.example/",
+        "http://b%C3%BCcher.example/",
+        "http://a.example/%2F%5C",
+    ] {
+        let c = codes(ok);
+        assert!(
+            !c.iter().any(|x| x.0 == "host-encoded-delimiter"),
+            "{ok}: {c:?}"
+        );
+    }
+    let c = codes("http://a.example\\@b.example/");
+    assert!(c.contains(&("backslash".into(), 16)), "{c:?}");
+    let c = codes("x/a\\\\b");
+    assert_eq!(
+        c.iter().filter(|x| x.0 == "backslash").count(),
+        1,
+        "one finding per run: {c:?}"
+    );
+}
