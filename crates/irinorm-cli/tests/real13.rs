@@ -421,3 +421,21 @@ fn lint_flags_encoded_delimiters_in_hosts_and_backslashes() {
         "one finding per run: {c:?}"
     );
 }
+
+#[test]
+fn dedupe_refuses_keep_with_key_modes() {
+    for mode in ["--count", "--groups", "--key-only"] {
+        let r = run(&["dedupe", mode, "--keep", "last"], b"http://a/\n");
+        assert_eq!(r.code, 2, "{mode}: {}", r.stderr);
+    }
+    // The summary line is written although stderr is a pipe here.
+    let r = run(
+        &["dedupe", "--format", "jsonl"],
+        b"http://a/\nhttp://A/\nbad x\n",
+    );
+    let s = r.summary();
+    assert_eq!(
+        (s.read, s.written, s.rejected, s.unique),
+        (3, 1, 1, Some(1))
+    );
+}

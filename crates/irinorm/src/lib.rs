@@ -3,10 +3,10 @@
 //! Decides when two URIs or IRIs identify the same resource, and turns each
 //! one into the canonical form that makes that decision a string comparison.
 //!
-//! - [`parse`]: an exact, single-pass parser for every grammar of RFC 3986
-//!   and RFC 3987, with typed results in [`reference`] ([`Uri`], [`IriRef`],
+//! - [`parse`](mod@parse): an exact, single-pass parser for every grammar of RFC 3986
+//!   and RFC 3987, with typed results in [`reference`](mod@reference) ([`Uri`], [`IriRef`],
 //!   ... borrowed and owned).
-//! - [`resolve`]: reference resolution (RFC 3986 §5.2-§5.3).
+//! - [`resolve`](mod@resolve): reference resolution (RFC 3986 §5.2-§5.3).
 //! - [`mapping`]: IRI to URI (RFC 3987 §3.1) and URI to IRI (§3.2).
 //! - [`path`]: `remove_dot_segments` (RFC 3986 §5.2.4).
 //! - [`host`]: IPv4/IPv6/IPvFuture hosts, RFC 5952 IPv6 text.

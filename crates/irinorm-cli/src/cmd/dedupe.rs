@@ -42,8 +42,9 @@ enum Keep {
 #[derive(Debug, clap::Args)]
 #[command(after_help = EXAMPLES)]
 pub(crate) struct Args {
-    /// Which original line of each key to write.
-    #[arg(long, value_enum, default_value_t = Keep::First)]
+    /// Which original line of each key to write (not with --count,
+    /// --groups or --key-only, which write keys, not lines).
+    #[arg(long, value_enum, default_value_t = Keep::First, conflicts_with_all = ["count", "groups", "key_only"])]
     keep: Keep,
 
     /// Write each key and its number of occurrences (key<TAB>count), in
