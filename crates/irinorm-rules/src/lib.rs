@@ -35,3 +35,8 @@ pub use glob::{host_matches, matches as glob_matches};
 pub use pipeline::{Outcome, Pipeline, Verdict};
 pub use preset::Preset;
 pub use rule::{Class, RuleName, RuleSet};
+
+/// The Rust blocks of README.md (the library quick start) run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../../../README.md")]
+struct ReadmeDoctests;

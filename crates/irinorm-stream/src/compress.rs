@@ -241,7 +241,10 @@ mod tests {
             .collect();
         for codec in [Codec::Gzip, Codec::Zstd] {
             for threads in [1, 3] {
-                assert!(roundtrip(codec, &data, threads) == data, "{codec:?} x{threads}");
+                assert!(
+                    roundtrip(codec, &data, threads) == data,
+                    "{codec:?} x{threads}"
+                );
             }
             assert!(roundtrip(codec, b"", 2).is_empty());
         }
