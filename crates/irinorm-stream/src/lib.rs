@@ -48,6 +48,7 @@
 #![warn(missing_docs)]
 
 pub mod atomic;
+mod compress;
 pub mod decode;
 pub mod dedupe;
 pub mod failure;

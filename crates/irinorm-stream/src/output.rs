@@ -5,9 +5,8 @@ use std::fs::File;
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 
-use flate2::write::GzEncoder;
-
 use crate::atomic::PendingFile;
+use crate::compress::{Codec, ParallelWriter};
 use crate::input::with_path;
 
 const BUF: usize = 256 * 1024;
@@ -24,8 +23,8 @@ pub struct Sink {
 enum Inner {
     Stdout(BufWriter<io::Stdout>),
     File(BufWriter<File>),
-    Gzip(GzEncoder<BufWriter<File>>),
-    Zstd(zstd::stream::write::Encoder<'static, BufWriter<File>>),
+    /// gzip or zstd, compressed on other threads (compress.rs).
+    Compressed(ParallelWriter),
     Memory(Vec<u8>),
 }
 
@@ -34,8 +33,7 @@ impl std::fmt::Debug for Sink {
         let kind = match self.inner {
             Inner::Stdout(_) => "stdout",
             Inner::File(_) => "file",
-            Inner::Gzip(_) => "gzip",
-            Inner::Zstd(_) => "zstd",
+            Inner::Compressed(_) => "compressed",
             Inner::Memory(_) => "memory",
         };
         f.debug_struct("Sink")
@@ -74,10 +72,13 @@ impl Sink {
         let (pending, f) = PendingFile::create(path)?;
         let w = BufWriter::with_capacity(BUF, f);
         let name = path.to_string_lossy().to_ascii_lowercase();
+        // One compressor thread per core: the pipeline's threads are busy
+        // only part of the time, and the OS shares the cores.
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
         let inner = if name.ends_with(".gz") {
-            Inner::Gzip(GzEncoder::new(w, flate2::Compression::default()))
+            Inner::Compressed(ParallelWriter::new(w, Codec::Gzip, threads))
         } else if name.ends_with(".zst") || name.ends_with(".zstd") {
-            Inner::Zstd(zstd::stream::write::Encoder::new(w, 3).map_err(|e| with_path(e, path))?)
+            Inner::Compressed(ParallelWriter::new(w, Codec::Zstd, threads))
         } else {
             Inner::File(w)
         };
@@ -100,8 +101,7 @@ impl Sink {
         let r = match &mut self.inner {
             Inner::Stdout(w) => w.write_all(b),
             Inner::File(w) => w.write_all(b),
-            Inner::Gzip(w) => w.write_all(b),
-            Inner::Zstd(w) => w.write_all(b),
+            Inner::Compressed(w) => w.write_all(b),
             Inner::Memory(v) => {
                 v.extend_from_slice(b);
                 Ok(())
@@ -116,7 +116,8 @@ impl Sink {
         let r = match &mut self.inner {
             Inner::Stdout(w) => w.flush(),
             Inner::File(w) => w.flush(),
-            Inner::Gzip(_) | Inner::Zstd(_) | Inner::Memory(_) => Ok(()),
+            Inner::Compressed(w) => w.flush(),
+            Inner::Memory(_) => Ok(()),
         };
         r.map_err(|e| self.err(e))
     }
@@ -139,8 +140,7 @@ impl Sink {
         match self.inner {
             Inner::Stdout(mut w) => w.flush(),
             Inner::File(mut w) => w.flush(),
-            Inner::Gzip(w) => w.finish().and_then(|mut f| f.flush()),
-            Inner::Zstd(w) => w.finish().and_then(|mut f| f.flush()),
+            Inner::Compressed(w) => w.finish().and_then(|mut f| f.flush()),
             Inner::Memory(_) => Ok(()),
         }
         .map_err(wrap)?;

@@ -45,6 +45,7 @@ struct ExplainOp {
     p: Pipeline,
     /// `--rung protocol`: rung 3 after the ladder.
     proto: Option<super::protocol::ExplainProtocol>,
+    repair: Option<crate::ladder_args::Repairer>,
 }
 
 /// At most this many changes (and warnings) are listed per step; the rest
@@ -84,8 +85,17 @@ fn shown(s: &str) -> &str {
 
 impl ExplainOp {
     fn text(&self, input: &str, out: &mut String) -> Result<(), Failure> {
-        let (e, fired) = self.p.explain(input)?;
         let _ = writeln!(out, "{input}");
+        let repaired = self.repair.as_ref().and_then(|r| r.run(input));
+        if let Some(r) = &repaired {
+            // docs/repair.md: what --repair changed, before any rung.
+            let _ = writeln!(out, "  repair  {}", r.text);
+            for s in &r.steps {
+                let _ = writeln!(out, "          {:<27} [{}]", s.name(), s.reason());
+            }
+        }
+        let input = repaired.as_ref().map_or(input, |r| r.text.as_str());
+        let (e, fired) = self.p.explain(input)?;
         for (i, step) in e.steps.iter().enumerate() {
             let _ = writeln!(
                 out,
@@ -139,6 +149,11 @@ impl ExplainOp {
                     step.warnings.len() - MAX_LISTED
                 );
             }
+        }
+        if let Some(k) = self.p.lookup_key() {
+            // The preset replaces the ladder: its key is the result.
+            let key = self.p.key(input).map_err(Failure::from)?;
+            let _ = writeln!(out, "  {:<6}  key  {key}   [docs/rules.md]", k.name());
         }
         if !fired.is_empty() {
             let rung = self.p.normalizer().options().rung;
@@ -197,6 +212,19 @@ impl Op for ExplainOp {
         _: &mut String,
         obj: &mut JsonObject<'_>,
     ) -> Result<(), Failure> {
+        let repaired = self.repair.as_ref().and_then(|r| r.run(input));
+        if self.repair.is_some() {
+            let steps: Vec<Value> = repaired
+                .iter()
+                .flat_map(|r| &r.steps)
+                .map(|s| json!({"step": s.name(), "reason": s.reason()}))
+                .collect();
+            obj.value(
+                "repair",
+                &json!({"output": repaired.as_ref().map_or(input, |r| r.text.as_str()), "steps": steps}),
+            );
+        }
+        let input = repaired.as_ref().map_or(input, |r| r.text.as_str());
         match self.p.explain(input) {
             Ok((e, fired)) => {
                 let steps: Vec<Value> = e
@@ -252,6 +280,7 @@ pub(crate) fn run(a: Args) -> Result<ExitCode, CliError> {
     let op = ExplainOp {
         p: a.ladder.pipeline(a.ladder.form, a.io.max_len)?,
         proto,
+        repair: a.ladder.repairer(),
     };
     execute(&a.io, RecordMode::Lines, Task::Map(&op))
 }

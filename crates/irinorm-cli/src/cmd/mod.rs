@@ -14,6 +14,7 @@ pub(crate) mod parse;
 pub(crate) mod presets;
 pub(crate) mod protocol;
 pub(crate) mod resolve;
+pub(crate) mod surt;
 pub(crate) mod to_iri;
 pub(crate) mod to_uri;
 
