@@ -564,6 +564,58 @@ fn apply_one(r: &HostRule, p: &mut Parts<'_>) -> bool {
     }
 }
 
+/// Host rules indexed for applying to references that are already normal
+/// (what `irinorm learn` validates candidate rules with): only the host
+/// rules, without the ladder or the named rules.
+#[derive(Clone, Debug, Default)]
+pub struct HostRuleSet(HostIndex);
+
+impl HostRuleSet {
+    /// Indexes `rules`.
+    pub fn new(rules: &[HostRule]) -> Self {
+        HostRuleSet(HostIndex::new(rules))
+    }
+
+    /// Whether some rule may hold for `host`.
+    pub fn has_host(&self, host: &str) -> bool {
+        self.0.has_host(host)
+    }
+
+    /// The rules applied to `url` (a normal reference with an authority
+    /// and an absolute path), or `None` when none changed it.
+    pub fn apply(&self, url: &str) -> Option<String> {
+        let m = irinorm::split_trusted(url);
+        let host = m.host(url)?;
+        if !self.0.has_host(host) || !m.path(url).starts_with('/') {
+            return None;
+        }
+        let mut scheme = m.scheme(url)?.to_owned();
+        let mut host = host.to_owned();
+        let mut port = m.port(url).map(str::to_owned);
+        let mut path = m.path(url).to_owned();
+        let mut query = m.query(url).map(str::to_owned);
+        let mut parts = Parts {
+            scheme: &mut scheme,
+            host: &mut host,
+            port: &mut port,
+            path: &mut path,
+            query: &mut query,
+        };
+        if !self.0.apply(&mut parts, None) {
+            return None;
+        }
+        let mut out = recompose(&parts);
+        if let Some(u) = m.userinfo(url) {
+            out.insert_str(scheme.len() + 3, &format!("{u}@"));
+        }
+        if let Some(f) = m.fragment(url) {
+            out.push('#');
+            out.push_str(f);
+        }
+        Some(out)
+    }
+}
+
 /// Whether `host` matches the entry of a rule (exact or `*.suffix`).
 pub fn rule_matches_host(rule: &HostRule, host: &str) -> bool {
     glob::host_matches(&rule.host, host)

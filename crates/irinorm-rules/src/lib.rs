@@ -31,7 +31,7 @@ mod rule;
 pub use apply::{apply, Fired};
 pub use config::{load_toml, Config, DefaultParam};
 pub use glob::{host_matches, matches as glob_matches};
-pub use host_rules::{HostRule, HostRuleKind};
+pub use host_rules::{HostRule, HostRuleKind, HostRuleSet};
 pub use pipeline::{Outcome, Pipeline};
 pub use preset::Preset;
 pub use rule::{Class, RuleName, RuleSet};
