@@ -22,6 +22,7 @@ Examples:
   irinorm resolve --base 'http://a/b/c/d;p?q' ../g
   irinorm to-uri --idna 'http://bücher.example/ü'
   irinorm dedupe -i urls.txt.gz -o unique.txt.zst
+  irinorm learn -i crawl.cdx -o rules.toml && irinorm normalize --preset crawler --config rules.toml -i urls.txt
 
 Exit status: 0 when every input was accepted, 1 when any was rejected,
 2 for a usage error (or an input that cannot be read, an output that
@@ -59,6 +60,7 @@ enum Cmd {
     /// Deduplication quality on a frontier: recall, false merges and
     /// reduction for each rung and preset.
     Quality(irinorm_frontier::cli::QualityArgs),
+    Learn(cmd::learn::Args),
     Completions(cmd::completions::Args),
     Man(cmd::man::Args),
 }
@@ -72,6 +74,7 @@ fn main() -> ExitCode {
         Cmd::Presets(a) => cmd::presets::run(a),
         Cmd::Frontier(a) => cmd::frontier::generate(a),
         Cmd::Quality(a) => cmd::frontier::quality(a),
+        Cmd::Learn(a) => cmd::learn::run(a),
         Cmd::Parse(a) => cmd::parse::run(a),
         Cmd::Check(a) => cmd::check::run(a),
         Cmd::Resolve(a) => cmd::resolve::run(a),

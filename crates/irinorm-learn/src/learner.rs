@@ -108,6 +108,8 @@ fn loose_path(url: &str) -> String {
 struct Corpus {
     /// Normal forms (the base pipeline's), interned.
     urls: Vec<String>,
+    /// Their ids.
+    ids: HashMap<String, u32>,
     /// Content class (union of equal digests and redirects), or none.
     class: Vec<Option<u32>>,
 }
@@ -117,7 +119,11 @@ fn ingest(rows: impl IntoIterator<Item = Row>, opts: &Options, out: &mut Learned
     let mut urls: Vec<String> = Vec::new();
     let mut digest: Vec<Option<(Option<String>, String)>> = Vec::new();
     let mut redirects: Vec<(u32, u32)> = Vec::new();
-    let mut intern = |s: String, urls: &mut Vec<String>, digest: &mut Vec<_>| -> u32 {
+    let intern = |ids: &mut HashMap<String, u32>,
+                  s: String,
+                  urls: &mut Vec<String>,
+                  digest: &mut Vec<_>|
+     -> u32 {
         if let Some(&i) = ids.get(&s) {
             return i;
         }
@@ -138,10 +144,10 @@ fn ingest(rows: impl IntoIterator<Item = Row>, opts: &Options, out: &mut Learned
             out.rejected += 1;
             continue;
         };
-        let id = intern(n, &mut urls, &mut digest);
+        let id = intern(&mut ids, n, &mut urls, &mut digest);
         if row.is_redirect() {
             if let Some(t) = row.location.as_deref().and_then(norm) {
-                let tid = intern(t, &mut urls, &mut digest);
+                let tid = intern(&mut ids, t, &mut urls, &mut digest);
                 if tid != id {
                     redirects.push((id, tid));
                 }
@@ -210,7 +216,27 @@ fn ingest(rows: impl IntoIterator<Item = Row>, opts: &Options, out: &mut Learned
         .collect::<Vec<_>>();
     out.urls = urls.len();
     out.with_evidence = has.iter().filter(|&&h| h).count();
-    Corpus { urls, class }
+    Corpus { urls, ids, class }
+}
+
+/// The URL of each row with its content class (`c<N>`: equal digests and
+/// redirects, boilerplate set aside; `None` without evidence): the truth
+/// `irinorm learn --evaluate` measures held-out rows against.
+pub fn evidence_truth(rows: &[Row], opts: &Options) -> Vec<(String, Option<String>)> {
+    let mut scratch = Learned::default();
+    let corpus = ingest(rows.iter().cloned(), opts, &mut scratch);
+    rows.iter()
+        .map(|r| {
+            let class = opts
+                .base
+                .normalize(&r.url)
+                .ok()
+                .and_then(|n| corpus.ids.get(n.text.as_ref()).copied())
+                .and_then(|i| corpus.class[i as usize])
+                .map(|c| format!("c{c}"));
+            (r.url.clone(), class)
+        })
+        .collect()
 }
 
 /// What validating one rule found.

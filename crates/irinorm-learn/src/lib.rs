@@ -23,5 +23,5 @@ pub mod sim;
 mod url;
 
 pub use evaluate::{evaluate, Figures};
-pub use learner::{learn, Learned, Options};
+pub use learner::{evidence_truth, learn, Learned, Options};
 pub use rows::Row;
