@@ -66,6 +66,9 @@ pub struct Learned {
     pub low_confidence: usize,
     /// Candidates dropped for too little support.
     pub low_support: usize,
+    /// What the evidence was: `content` (digests, redirects), `size` (a
+    /// size column) or `structure` (a URL list alone).
+    pub basis: &'static str,
 }
 
 #[derive(Default)]
@@ -112,6 +115,8 @@ struct Corpus {
     ids: HashMap<String, u32>,
     /// Content class (union of equal digests and redirects), or none.
     class: Vec<Option<u32>>,
+    /// `content`, `size` or `structure`.
+    basis: &'static str,
 }
 
 fn ingest(rows: impl IntoIterator<Item = Row>, opts: &Options, out: &mut Learned) -> Corpus {
@@ -194,6 +199,20 @@ fn ingest(rows: impl IntoIterator<Item = Row>, opts: &Options, out: &mut Learned
     out.boilerplate = boiler.len() + boiler_targets.len();
     let mut uf = UnionFind((0..urls.len() as u32).collect());
     let mut has = vec![false; urls.len()];
+    let any_digest = digest.iter().any(Option::is_some);
+    let basis = if !any_digest && redirects.is_empty() {
+        // A URL list alone: likely pairs by structure.
+        for (a, b) in crate::structure::likely_pairs(&urls) {
+            has[a as usize] = true;
+            has[b as usize] = true;
+            uf.union(a, b);
+        }
+        "structure"
+    } else if digest.iter().flatten().all(|(_, d)| d.starts_with("size:")) && redirects.is_empty() {
+        "size"
+    } else {
+        "content"
+    };
     let mut by_digest: HashMap<&str, u32> = HashMap::new();
     for (i, d) in digest.iter().enumerate() {
         let Some((_, d)) = d else { continue };
@@ -216,7 +235,12 @@ fn ingest(rows: impl IntoIterator<Item = Row>, opts: &Options, out: &mut Learned
         .collect::<Vec<_>>();
     out.urls = urls.len();
     out.with_evidence = has.iter().filter(|&&h| h).count();
-    Corpus { urls, ids, class }
+    Corpus {
+        urls,
+        ids,
+        class,
+        basis,
+    }
 }
 
 /// The URL of each row with its content class (`c<N>`: equal digests and
@@ -312,6 +336,7 @@ pub fn learn(rows: impl IntoIterator<Item = Row>, opts: &Options) -> Learned {
     let mut out = Learned::default();
     let corpus = ingest(rows, opts, &mut out);
     let class = &corpus.class;
+    out.basis = corpus.basis;
     let mut cur = corpus.urls.clone();
     let mut by_host: HashMap<String, Vec<u32>> = HashMap::new();
     for (i, u) in cur.iter().enumerate() {
@@ -384,6 +409,7 @@ pub fn learn(rows: impl IntoIterator<Item = Row>, opts: &Options) -> Learned {
                 support_paths: None,
                 confidence: None,
                 examples: Vec::new(),
+                evidence: Some(corpus.basis.to_owned()),
             };
             let ch = check(&rule, &scope, &cur, class);
             if ch.merged == 0 || ch.paths < opts.min_paths {

@@ -20,6 +20,7 @@ pub mod evaluate;
 mod learner;
 pub mod rows;
 pub mod sim;
+mod structure;
 mod url;
 
 pub use evaluate::{evaluate, Figures};

@@ -144,6 +144,9 @@ pub struct HostRule {
     pub confidence: Option<f64>,
     /// Up to 3 example pairs it merges.
     pub examples: Vec<[String; 2]>,
+    /// What the evidence was: `content` (equal digests, redirects),
+    /// `size` (a size column) or `structure` (a URL list alone).
+    pub evidence: Option<String>,
 }
 
 /// The TOML form of a [`HostRule`] (docs/rules.md, "Host rules").
@@ -181,6 +184,9 @@ pub struct HostRuleFile {
     /// Share of merged evidence pairs confirmed.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub confidence: Option<f64>,
+    /// What the evidence was.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub evidence: Option<String>,
     /// Example pairs.
     #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub examples: Vec<[String; 2]>,
@@ -258,6 +264,7 @@ impl HostRuleFile {
             support_paths: self.support_paths,
             confidence: self.confidence,
             examples: self.examples,
+            evidence: self.evidence,
         })
     }
 }
@@ -273,6 +280,7 @@ impl From<&HostRule> for HostRuleFile {
             support_paths: r.support_paths,
             confidence: r.confidence,
             examples: r.examples.clone(),
+            evidence: r.evidence.clone(),
             ..HostRuleFile::default()
         };
         match &r.kind {
@@ -635,6 +643,7 @@ mod tests {
             support_paths: None,
             confidence: None,
             examples: vec![],
+            evidence: None,
         }
     }
 

@@ -26,6 +26,7 @@ Examples:
   irinorm learn -i urls.tsv -o rules.toml            (url<TAB>digest-or-size)
   irinorm learn --evaluate -i crawl.cdx              (hold out the latest 30% by time)
   irinorm learn --evaluate --holdout hash -i crawl.cdx
+  irinorm learn --evaluate -i epoch1.cdx --test epoch2.cdx --truth truth.tsv
   irinorm learn --simulate 1 --epoch 1 -o epoch1.cdx (a simulated crawl with ground truth)
   irinorm normalize --preset crawler --config rules.toml -i urls.txt
 ";
@@ -88,6 +89,11 @@ pub(crate) struct Args {
     /// How to hold out (with --evaluate).
     #[arg(long, value_enum, default_value_t = Holdout::Time)]
     holdout: Holdout,
+
+    /// With --evaluate: learn on all of -i and measure on these files
+    /// instead of holding out (a later crawl of the same sites).
+    #[arg(long, value_name = "FILE")]
+    test: Vec<PathBuf>,
 
     /// Share of the rows held out (with --evaluate).
     #[arg(long, value_name = "X", default_value_t = 0.3)]
@@ -323,7 +329,11 @@ pub(crate) fn run(a: Args) -> Result<ExitCode, CliError> {
         return Ok(code);
     }
     // --evaluate
-    let (train, test) = split(rows, a.holdout, a.holdout_share);
+    let (train, test) = if a.test.is_empty() {
+        split(rows, a.holdout, a.holdout_share)
+    } else {
+        (rows, read_rows(&a.test)?.0)
+    };
     if test.is_empty() || train.is_empty() {
         return usage("--evaluate: nothing to hold out (no timestamps?): try --holdout hash");
     }
@@ -354,9 +364,12 @@ pub(crate) fn run(a: Args) -> Result<ExitCode, CliError> {
     let mut mine = evaluate("", &with_rules(a.base, l.rules), &truth);
     mine.name = name;
     let mut out = format!(
-        "learned on {n_train} rows, evaluated on {n_test} held-out rows ({:?}, share {}); truth: {}\nlearning: {secs:.2} s, {n_rules} rules for {} hosts ({:.2} rules per host)\n\n",
-        a.holdout,
-        a.holdout_share,
+        "learned on {n_train} rows, evaluated on {n_test} held-out rows ({}); truth: {}\nlearning: {secs:.2} s, {n_rules} rules for {} hosts ({:.2} rules per host)\n\n",
+        if a.test.is_empty() {
+            format!("{:?}, share {}", a.holdout, a.holdout_share)
+        } else {
+            "the --test files".to_owned()
+        },
         if a.truth.is_some() { "the --truth file" } else { "equal digests and redirects, boilerplate set aside" },
         hosts.len(),
         if hosts.is_empty() { 0.0 } else { n_rules as f64 / hosts.len() as f64 },
