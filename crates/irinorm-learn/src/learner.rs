@@ -374,12 +374,17 @@ pub fn learn(rows: impl IntoIterator<Item = Row>, opts: &Options) -> Learned {
             .filter(|(c, n)| *n as usize >= opts.min_paths.min(2) && !tried.contains(c))
             .collect();
         // Host and scheme aliases first (the other rules are learned on the
-        // canonical host), then the most frequent; ties broken by the rule.
+        // canonical host), then the most frequent; among as frequent, a
+        // default value before the whole parameter (`lang=en`, not every
+        // `lang`: once it is kept the broader rule has nothing left to
+        // merge); ties broken by the rule.
         order.sort_by(|(ca, na), (cb, nb)| {
             let alias = |c: &Candidate| c.1.rank() > 1;
-            (alias(ca), std::cmp::Reverse(na), &ca.0, &ca.1).cmp(&(
+            let broad = |c: &Candidate| !matches!(c.1, HostRuleKind::DefaultParam { .. });
+            (alias(ca), std::cmp::Reverse(na), broad(ca), &ca.0, &ca.1).cmp(&(
                 alias(cb),
                 std::cmp::Reverse(nb),
+                broad(cb),
                 &cb.0,
                 &cb.1,
             ))

@@ -50,3 +50,63 @@ fn precision_and_recall_floors_on_a_simulated_crawl() {
         assert!(mine.precision > aggressive.precision);
     }
 }
+
+#[test]
+fn traps_are_not_learned() {
+    use irinorm_rules::HostRuleKind as K;
+    let train = sim::crawl(3, 60, 40, 1);
+    let learned = learn(train.iter().map(|s| s.row.clone()), &Options::default());
+    assert!(!learned.rules.is_empty());
+    for r in &learned.rules {
+        let bad = match &r.kind {
+            // Pagination and listing categories are meaningful.
+            K::IgnoreParam { name } => {
+                ["page", "cat", "lang", "hl", "locale", "id"].contains(&name.as_str())
+            }
+            // `lang=fr` is another page.
+            K::DefaultParam { value, .. } => value == "fr",
+            _ => false,
+        };
+        assert!(!bad, "trap learned: {r:?}");
+        assert_eq!(r.evidence.as_deref(), Some("content"));
+        let c = r.confidence.unwrap();
+        assert!(c >= 0.95, "{r:?}");
+        assert!(r.support_paths.unwrap() >= 3, "{r:?}");
+        assert!(!r.examples.is_empty() && r.examples.len() <= 3);
+    }
+    // The soft-404 digest never confirms a rule: no substitution maps a
+    // missing page's path.
+    assert!(learned.boilerplate >= 60, "{}", learned.boilerplate);
+    // Deterministic: the same rows give the same rules, in the same order.
+    let again = learn(train.iter().map(|s| s.row.clone()), &Options::default());
+    assert_eq!(again.rules, learned.rules);
+}
+
+#[test]
+fn a_url_list_alone() {
+    // DustBuster's setting: no digests. What a list supports (docs/learning.md):
+    // slash, case, www, scheme and index pairs, token-valued parameters;
+    // traps that only content reveals (a www host that is another site, a
+    // case-sensitive server) cost precision.
+    let train = sim::crawl(1, 40, 40, 1);
+    let test = sim::crawl(1, 40, 40, 2);
+    let rows = train.iter().map(|s| irinorm_learn::Row {
+        url: s.row.url.clone(),
+        ..Default::default()
+    });
+    let learned = learn(rows, &Options::default());
+    assert!(learned
+        .rules
+        .iter()
+        .all(|r| r.evidence.as_deref() == Some("structure")));
+    let truth = sim::truth(&test);
+    let crawler = evaluate("crawler", &Pipeline::preset(Preset::Crawler), &truth);
+    let mine = evaluate("list", &with_rules(learned.rules), &truth);
+    let beyond = recall_beyond(&mine, &crawler);
+    println!(
+        "list only: precision {:.4}, recall beyond crawler {beyond:.4}",
+        mine.precision
+    );
+    assert!(mine.precision >= 0.9, "{}", mine.precision);
+    assert!(beyond >= 0.25, "{beyond}");
+}

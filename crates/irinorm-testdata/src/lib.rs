@@ -132,3 +132,24 @@ pub fn finish(name: &str, total: usize, failures: Vec<String>) {
         failures.join("\n")
     );
 }
+
+/// The crawl evidence samples (`../shared/evidence`, real WARC/CDX files
+/// read in place, never copied), same policy as [`vectors_dir`]: skipped
+/// with a message when absent, a failure under `CI=true`.
+pub fn shared_evidence_dir(test: &str) -> Option<PathBuf> {
+    let dir = workspace_root().join("../shared/evidence");
+    if dir.join("README.md").is_file() {
+        return Some(dir);
+    }
+    if in_ci() {
+        panic!(
+            "{test}: crawl evidence not found at {}; under CI=true it is required",
+            dir.display()
+        );
+    }
+    eprintln!(
+        "{test}: SKIPPED: crawl evidence not found at {}",
+        dir.display()
+    );
+    None
+}
