@@ -9,6 +9,7 @@ use clap::{Parser, Subcommand};
 mod cmd;
 mod common;
 mod ladder_args;
+mod protocol_args;
 
 const EXAMPLES: &str = "\
 Examples:
@@ -22,6 +23,8 @@ Examples:
   irinorm resolve --base 'http://a/b/c/d;p?q' ../g
   irinorm to-uri --idna 'http://bücher.example/ü'
   irinorm dedupe -i urls.txt.gz -o unique.txt.zst
+  irinorm evidence ingest --db crawl.db index.cdx redirects.tsv
+  irinorm normalize --rung protocol --evidence crawl.db -i urls.txt
   irinorm learn -i crawl.cdx -o rules.toml && irinorm normalize --preset crawler --config rules.toml -i urls.txt
 
 Exit status: 0 when every input was accepted, 1 when any was rejected,
@@ -60,6 +63,8 @@ enum Cmd {
     /// Deduplication quality on a frontier: recall, false merges and
     /// reduction for each rung and preset.
     Quality(irinorm_frontier::cli::QualityArgs),
+    #[command(subcommand)]
+    Evidence(cmd::evidence::Cmd),
     Learn(cmd::learn::Args),
     Completions(cmd::completions::Args),
     Man(cmd::man::Args),
@@ -81,6 +86,7 @@ fn main() -> ExitCode {
         Cmd::ToUri(a) => cmd::to_uri::run(a),
         Cmd::ToIri(a) => cmd::to_iri::run(a),
         Cmd::Dedupe(a) => cmd::dedupe::run(a),
+        Cmd::Evidence(a) => cmd::evidence::run(a),
         Cmd::Completions(a) => Ok(cmd::completions::run(a)),
         Cmd::Man(a) => cmd::man::run(a),
     };

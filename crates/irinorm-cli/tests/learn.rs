@@ -115,7 +115,7 @@ fn rejected_lines_are_reported_and_counted() {
 
 #[test]
 fn shared_evidence_indexes() {
-    let Some(dir) = irinorm_testdata::shared_evidence_dir("shared_evidence_indexes") else {
+    let Some(dir) = irinorm_testdata::evidence_dir("shared_evidence_indexes") else {
         return;
     };
     let tmp = tempfile::tempdir().unwrap();
