@@ -130,3 +130,45 @@ fn shared_evidence_indexes() {
         assert!(r.stderr.contains(" 0 rejected"), "{f}: {}", r.stderr);
     }
 }
+
+#[test]
+fn the_evidence_store_gives_the_rules_of_its_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let r = run_in(
+        d,
+        &[
+            "learn",
+            "--simulate",
+            "9",
+            "--sites",
+            "10",
+            "--pages",
+            "30",
+            "-o",
+            "e1.cdx",
+        ],
+        b"",
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let r = run_in(
+        d,
+        &["evidence", "ingest", "-q", "--db", "crawl.db", "e1.cdx"],
+        b"",
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let from_db = run_in(d, &["learn", "--evidence", "crawl.db"], b"");
+    let from_file = run_in(d, &["learn", "-i", "e1.cdx"], b"");
+    assert_eq!(from_db.code, 0, "{}", from_db.stderr);
+    let body = |s: String| -> String {
+        s.lines()
+            .filter(|l| !l.starts_with('#'))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    let rules = body(from_db.out());
+    assert!(rules.contains("[[host-rule]]"));
+    assert_eq!(rules, body(from_file.out()));
+    let r = run_in(d, &["learn", "--evidence", "nope.db"], b"");
+    assert_eq!(r.code, 2, "{}", r.stderr);
+}

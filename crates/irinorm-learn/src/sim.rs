@@ -326,7 +326,7 @@ pub fn to_cdx(rows: &[SimRow], out: &mut String) {
         let d = r.digest.as_deref().unwrap_or("-");
         let d = d.strip_prefix("sha1:").unwrap_or(d);
         out.push_str(&format!(
-            "- {} {} text/html {} {} {} - - 1000 {} sim.warc.gz\n",
+            "- {} {} text/html {} {} {} - 1000 {} sim.warc.gz\n",
             r.time.as_deref().unwrap_or("-"),
             r.url,
             r.status.map_or("-".to_owned(), |s| s.to_string()),

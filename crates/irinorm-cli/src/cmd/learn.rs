@@ -21,7 +21,9 @@ use crate::common::{usage, CliError};
 
 const EXAMPLES: &str = "\
 Examples:
+  irinorm learn --evidence crawl.db -o rules.toml     (the store of `irinorm evidence ingest`)
   irinorm learn -i crawl.cdx -o rules.toml
+  irinorm learn -i crawl.warc.gz -i redirects.tsv -o rules.toml
   irinorm learn -i index.cdxj.gz -i more.cdx.zst -o rules.toml
   irinorm learn -i urls.tsv -o rules.toml            (url<TAB>digest-or-size)
   irinorm learn --evaluate -i crawl.cdx              (hold out the latest 30% by time)
@@ -44,7 +46,8 @@ enum Holdout {
 /// evidence: URLs with equal payload digests on one host, redirects, or a
 /// URL list with a digest or size column.
 ///
-/// Input lines may be CDX (11 or 9 fields), CDXJ, TSV (url, digest or
+/// Inputs may be an evidence store (--evidence), WARC, ARC, redirect logs
+/// (from, status, to), CDX (11 or 9 fields), CDXJ, TSV (url, digest or
 /// size, optional 14-digit time) or bare URLs, plain, gzip or zstd. The
 /// output is a settings file of `[[host-rule]]` sections, each with its
 /// support, confidence and example pairs, for `--config` (learned on top
@@ -56,7 +59,8 @@ pub(crate) struct Args {
     #[arg(short, long = "input", value_name = "FILE")]
     input: Vec<PathBuf>,
 
-    /// An evidence store (SQLite, from the protocol rung's ingest).
+    /// An evidence store (SQLite, written by `irinorm evidence ingest`):
+    /// its digests and redirects.
     #[arg(long, value_name = "FILE.db")]
     evidence: Option<PathBuf>,
 
@@ -166,13 +170,69 @@ fn note(msg: std::fmt::Arguments<'_>) {
     irinorm_stream::note(msg);
 }
 
+/// An observation of the crawl-file readers (irinorm-archive) as a row.
+fn row_of(o: irinorm_archive::Observation) -> Row {
+    Row {
+        url: o.url,
+        digest: o.digest,
+        time: o.time,
+        status: o.status,
+        location: o.location,
+    }
+}
+
+/// Reads a WARC, ARC or redirect log with the readers of irinorm-archive.
+fn read_archive(p: &Path, all: &mut Vec<Row>) -> Result<bool, CliError> {
+    let recs = irinorm_archive::open(p, None)
+        .map_err(|e| CliError::Usage(format!("{}: {e}", p.display())))?;
+    let mut bad = 0u64;
+    let mut rows = 0u64;
+    let mut recs = recs;
+    for r in recs.by_ref() {
+        match r {
+            Ok(o) => {
+                rows += 1;
+                all.push(row_of(o));
+            }
+            Err(e) => {
+                bad += 1;
+                note(format_args!("{}: rejected: {e}", p.display()));
+            }
+        }
+    }
+    let c = recs.counts();
+    note(format_args!(
+        "{} ({}): {} records = {} rows + {} skipped + {} rejected",
+        p.display(),
+        recs.format().name(),
+        c.records,
+        rows,
+        c.skipped,
+        c.bad
+    ));
+    Ok(bad > 0)
+}
+
 /// Reads every input, reporting rejected lines; returns the rows and
-/// whether any line was rejected.
+/// whether any line was rejected. WARC, ARC and redirect logs go through
+/// the readers of irinorm-archive; CDX, CDXJ, TSV with a digest or size
+/// column and URL lists through [`rows::read`].
 fn read_rows(inputs: &[PathBuf]) -> Result<(Vec<Row>, bool), CliError> {
+    use irinorm_archive::Format;
     let mut all = Vec::new();
     let mut any_rejected = false;
     for p in inputs {
-        let r = open(p).map_err(CliError::Io)?;
+        let mut r = open(p).map_err(CliError::Io)?;
+        let head = r.fill_buf().map_err(CliError::Io)?;
+        if p.as_os_str() != "-"
+            && matches!(
+                irinorm_archive::detect(head),
+                Some(Format::Warc | Format::Arc | Format::RedirectTsv)
+            )
+        {
+            any_rejected |= read_archive(p, &mut all)?;
+            continue;
+        }
         let st = rows::read(r, |row| all.push(row)).map_err(CliError::Io)?;
         for rej in &st.rejects {
             note(format_args!(
@@ -201,6 +261,51 @@ fn read_rows(inputs: &[PathBuf]) -> Result<(Vec<Row>, bool), CliError> {
         any_rejected |= st.rejected > 0;
     }
     Ok((all, any_rejected))
+}
+
+/// The rows of an evidence store: every (key, digest, time) of every host
+/// and every redirect (a redirect source's own digest is left out: it is
+/// the redirect page's).
+fn read_store(path: &Path) -> Result<Vec<Row>, CliError> {
+    let err =
+        |e: irinorm_evidence::StoreError| CliError::Usage(format!("{}: {}", path.display(), e.0));
+    if !path.is_file() {
+        return usage(format!("{}: no such evidence store", path.display()));
+    }
+    let store = irinorm_evidence::Store::open(path).map_err(err)?;
+    let mut rows = Vec::new();
+    let mut sources = std::collections::HashSet::new();
+    for (key, status, target, time) in store.redirects().map_err(err)? {
+        sources.insert(key.clone());
+        rows.push(Row {
+            url: key,
+            time,
+            status: Some(status),
+            location: target,
+            digest: None,
+        });
+    }
+    for (host, _) in store.count_by("host", usize::MAX).map_err(err)? {
+        for (key, digest, time) in store.digests_of_host(&host).map_err(err)? {
+            if sources.contains(&key) {
+                continue;
+            }
+            rows.push(Row {
+                url: key,
+                digest: Some(digest),
+                time,
+                status: None,
+                location: None,
+            });
+        }
+    }
+    note(format_args!(
+        "{}: {} rows ({} redirects)",
+        path.display(),
+        rows.len(),
+        sources.len()
+    ));
+    Ok(rows)
 }
 
 fn with_rules(base: Preset, rules: Vec<HostRule>) -> Pipeline {
@@ -272,13 +377,10 @@ pub(crate) fn run(a: Args) -> Result<ExitCode, CliError> {
         }
         return Ok(ExitCode::SUCCESS);
     }
-    if a.evidence.is_some() {
+    if a.input.is_empty() && a.evidence.is_none() {
         return usage(
-            "--evidence: the evidence store (branch evidence) is not merged in this build; give its CDX/WARC index with -i",
+            "no input: give --evidence FILE.db or -i FILE (WARC, ARC, CDX, CDXJ, TSV or a URL list)",
         );
-    }
-    if a.input.is_empty() {
-        return usage("no input: give -i FILE (CDX, CDXJ, TSV or a URL list)");
     }
     if !(0.0..=1.0).contains(&a.min_confidence) || !(0.0..1.0).contains(&a.holdout_share) {
         return usage("--min-confidence and --holdout-share are between 0 and 1");
@@ -290,7 +392,10 @@ pub(crate) fn run(a: Args) -> Result<ExitCode, CliError> {
         boilerplate_paths: a.boilerplate_paths,
         ..Options::default()
     };
-    let (rows, rejected) = read_rows(&a.input)?;
+    let (mut rows, rejected) = read_rows(&a.input)?;
+    if let Some(db) = &a.evidence {
+        rows.extend(read_store(db)?);
+    }
     let code = if rejected {
         ExitCode::from(1)
     } else {
