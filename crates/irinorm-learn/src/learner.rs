@@ -66,6 +66,8 @@ pub struct Learned {
     pub low_confidence: usize,
     /// Candidates dropped for too little support.
     pub low_support: usize,
+    /// Rules kept under a path prefix after failing for the whole host.
+    pub narrowed: usize,
     /// What the evidence was: `content` (digests, redirects), `size` (a
     /// size column) or `structure` (a URL list alone).
     pub basis: &'static str,
@@ -331,6 +333,43 @@ fn check(rule: &HostRule, ids: &[u32], cur: &[String], class: &[Option<u32>]) ->
     ch
 }
 
+fn confident(ch: &Check, opts: &Options) -> bool {
+    ch.confirmed as f64 / ch.merged as f64 >= opts.min_confidence
+}
+
+fn with_evidence(mut rule: HostRule, ch: Check) -> HostRule {
+    let confidence = ch.confirmed as f64 / ch.merged as f64;
+    rule.support_pairs = Some(ch.confirmed);
+    rule.support_paths = Some(ch.paths as u64);
+    rule.confidence = Some((confidence * 10_000.0).round() / 10_000.0);
+    rule.examples = ch.examples;
+    rule
+}
+
+/// Rules that can hold under one path prefix and not another (aliases of
+/// hosts and schemes are about the whole host).
+fn narrowable(k: &HostRuleKind) -> bool {
+    !matches!(
+        k,
+        HostRuleKind::AliasHost { .. } | HostRuleKind::AliasScheme { .. }
+    )
+}
+
+/// The URLs of `scope` grouped by the first segment of their current path
+/// (`/news/`), sorted; paths of one segment are left out.
+fn by_first_segment(scope: &[u32], cur: &[String]) -> BTreeMap<String, Vec<u32>> {
+    let mut m: BTreeMap<String, Vec<u32>> = BTreeMap::new();
+    for &i in scope {
+        let Some(p) = Parts::of(&cur[i as usize]) else {
+            continue;
+        };
+        if let Some(end) = p.path[1..].find('/') {
+            m.entry(p.path[..end + 2].to_owned()).or_default().push(i);
+        }
+    }
+    m
+}
+
 /// Learns host rules from rows of evidence.
 pub fn learn(rows: impl IntoIterator<Item = Row>, opts: &Options) -> Learned {
     let mut out = Learned::default();
@@ -405,7 +444,7 @@ pub fn learn(rows: impl IntoIterator<Item = Row>, opts: &Options) -> Learned {
                     continue;
                 }
             }
-            let mut rule = HostRule {
+            let rule = HostRule {
                 host: host.clone(),
                 path: "/".to_owned(),
                 kind,
@@ -421,28 +460,43 @@ pub fn learn(rows: impl IntoIterator<Item = Row>, opts: &Options) -> Learned {
                 out.low_support += 1;
                 continue;
             }
-            let confidence = ch.confirmed as f64 / ch.merged as f64;
-            if confidence < opts.min_confidence {
+            let mut accepted = Vec::new();
+            if confident(&ch, opts) {
+                accepted.push(with_evidence(rule, ch));
+            } else {
                 out.low_confidence += 1;
-                continue;
-            }
-            rule.support_pairs = Some(ch.confirmed);
-            rule.support_paths = Some(ch.paths as u64);
-            rule.confidence = Some((confidence * 10_000.0).round() / 10_000.0);
-            rule.examples = ch.examples;
-            // Rewrite the current forms of the scope.
-            let set = HostRuleSet::new(std::slice::from_ref(&rule));
-            for &i in &scope {
-                if let Some(n) = set.apply(&cur[i as usize]) {
-                    cur[i as usize] = n;
+                // Narrowed: the same rule under each first path segment
+                // where it holds on its own (a parameter that is noise
+                // under /news/ and meaningful under /shop/).
+                if narrowable(&rule.kind) {
+                    for (prefix, ids) in by_first_segment(&scope, &cur) {
+                        let narrow = HostRule {
+                            path: prefix,
+                            ..rule.clone()
+                        };
+                        let ch = check(&narrow, &ids, &cur, class);
+                        if ch.merged > 0 && ch.paths >= opts.min_paths && confident(&ch, opts) {
+                            out.narrowed += 1;
+                            accepted.push(with_evidence(narrow, ch));
+                        }
+                    }
                 }
             }
-            if let HostRuleKind::AliasHost { to } = &rule.kind {
-                let moved = by_host.remove(&host).unwrap_or_default();
-                by_host.entry(to.clone()).or_default().extend(moved);
+            for rule in accepted {
+                // Rewrite the current forms of the scope.
+                let set = HostRuleSet::new(std::slice::from_ref(&rule));
+                for &i in &scope {
+                    if let Some(n) = set.apply(&cur[i as usize]) {
+                        cur[i as usize] = n;
+                    }
+                }
+                if let HostRuleKind::AliasHost { to } = &rule.kind {
+                    let moved = by_host.remove(&host).unwrap_or_default();
+                    by_host.entry(to.clone()).or_default().extend(moved);
+                }
+                kept.push(rule);
+                accepted_any = true;
             }
-            kept.push(rule);
-            accepted_any = true;
         }
         if !accepted_any {
             break;
@@ -451,4 +505,64 @@ pub fn learn(rows: impl IntoIterator<Item = Row>, opts: &Options) -> Learned {
     kept.sort_by(|a, b| (&a.host, a.kind.rank(), &a.kind).cmp(&(&b.host, b.kind.rank(), &b.kind)));
     out.rules = kept;
     out
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn row(url: String, digest: &str) -> Row {
+        Row {
+            url,
+            digest: Some(digest.to_owned()),
+            ..Row::default()
+        }
+    }
+
+    #[test]
+    fn a_rule_that_fails_for_the_host_is_narrowed_to_where_it_holds() {
+        let mut rows = Vec::new();
+        for i in 0..6 {
+            // Under /news/ `v` is noise; under /shop/ it picks the product.
+            rows.push(row(
+                format!("http://a.example/news/p{i}?v=x"),
+                &format!("n{i}"),
+            ));
+            rows.push(row(format!("http://a.example/news/p{i}"), &format!("n{i}")));
+            rows.push(row(
+                format!("http://a.example/news/p{i}?v=y"),
+                &format!("n{i}"),
+            ));
+            rows.push(row(
+                format!("http://a.example/shop/p{i}?v=1"),
+                &format!("s{i}a"),
+            ));
+            rows.push(row(
+                format!("http://a.example/shop/p{i}?v=2"),
+                &format!("s{i}b"),
+            ));
+            rows.push(row(
+                format!("http://a.example/shop/p{i}"),
+                &format!("s{i}a"),
+            ));
+        }
+        let l = learn(rows, &Options::default());
+        let v: Vec<_> = l
+            .rules
+            .iter()
+            .filter(|r| matches!(&r.kind, HostRuleKind::IgnoreParam { name } if name == "v"))
+            .collect();
+        assert_eq!(v.len(), 1, "{:?}", l.rules);
+        assert_eq!(v[0].path, "/news/");
+        assert_eq!(v[0].confidence, Some(1.0));
+        assert!(l.narrowed >= 1);
+        // `v=1` is the default under /shop/ (the page without `v` is the
+        // first product): that rule holds there, and only there.
+        for r in &l.rules {
+            assert!(
+                r.path != "/" || !matches!(r.kind, HostRuleKind::IgnoreParam { .. }),
+                "{r:?}"
+            );
+        }
+    }
 }
