@@ -435,6 +435,19 @@ fn apply_all(
         if !host_rules_fired {
             break;
         }
+        // The host rules are at their fixpoint and only remove-fragment runs
+        // after them: another round is needed only when a named rule may
+        // change their output (the screen says no for most URLs).
+        let named = rules.without(RuleName::HostRules);
+        let broad = named.contains(RuleName::AddWww)
+            || named.contains(RuleName::AddTrailingSlash)
+            || named.contains(RuleName::RemoveDirectoryIndex);
+        if !broad {
+            let text = whole(&u);
+            if !may_apply(&text, &split_trusted(&text), named, config, names) {
+                break;
+            }
+        }
     }
     if !changed {
         return None;

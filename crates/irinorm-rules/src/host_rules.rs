@@ -356,19 +356,21 @@ impl HostIndex {
         !self.suffix.is_empty() && suffixes(host).any(|s| self.suffix.contains_key(s))
     }
 
-    /// The rules for `host`, in the fixed order.
-    fn for_host(&self, host: &str) -> Vec<&HostRule> {
-        let mut ids: Vec<u32> = self.exact.get(host).cloned().unwrap_or_default();
-        if !self.suffix.is_empty() {
-            for s in suffixes(host) {
-                if let Some(v) = self.suffix.get(s) {
-                    ids.extend(v);
-                }
+    /// The rules for `host`, in the fixed order: borrowed from the index
+    /// when no `*.suffix` pattern adds to them (the common case).
+    fn for_host(&self, host: &str) -> std::borrow::Cow<'_, [u32]> {
+        let exact: &[u32] = self.exact.get(host).map_or(&[], Vec::as_slice);
+        if self.suffix.is_empty() {
+            return std::borrow::Cow::Borrowed(exact);
+        }
+        let mut ids = exact.to_vec();
+        for s in suffixes(host) {
+            if let Some(v) = self.suffix.get(s) {
+                ids.extend(v);
             }
         }
-        let mut rules: Vec<&HostRule> = ids.iter().map(|&i| &self.rules[i as usize]).collect();
-        rules.sort_by_key(|r| r.kind.rank());
-        rules
+        ids.sort_by_key(|&i| self.rules[i as usize].kind.rank());
+        std::borrow::Cow::Owned(ids)
     }
 }
 
@@ -417,11 +419,11 @@ impl HostIndex {
         let mut changed = false;
         for _ in 0..16 {
             let mut round = false;
-            let rules = self.for_host(p.host);
-            if rules.is_empty() {
+            let ids = self.for_host(p.host);
+            if ids.is_empty() {
                 break;
             }
-            for r in rules {
+            for r in ids.iter().map(|&i| &self.rules[i as usize]) {
                 if !p.path.starts_with(&r.path) {
                     continue;
                 }
@@ -502,6 +504,17 @@ fn apply_one(r: &HostRule, p: &mut Parts<'_>) -> bool {
             true
         }
         HostRuleKind::Substitute { from, to } => {
+            // Most URLs do not contain `from`: find out without building
+            // `path?query` (only a `from` with a `?` can span both).
+            if !from.contains('?')
+                && !p.path.contains(from.as_str())
+                && !p
+                    .query
+                    .as_deref()
+                    .is_some_and(|q| q.contains(from.as_str()))
+            {
+                return false;
+            }
             let mut whole = p.path.clone();
             if let Some(q) = p.query.as_deref() {
                 whole.push('?');

@@ -144,6 +144,11 @@ impl RuleSet {
         self.0 & Self::bit(r) != 0
     }
 
+    /// The set without `r`.
+    pub const fn without(self, r: RuleName) -> RuleSet {
+        RuleSet(self.0 & !Self::bit(r))
+    }
+
     /// Whether the set is empty.
     pub const fn is_empty(self) -> bool {
         self.0 == 0
