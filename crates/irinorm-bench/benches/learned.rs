@@ -16,7 +16,9 @@ fn run(p: &Pipeline, urls: &[String]) -> usize {
     for u in urls {
         out.clear();
         applied.clear();
-        if p.normalize_into(std::hint::black_box(u), &mut out, &mut applied).is_ok() {
+        if p.normalize_into(std::hint::black_box(u), &mut out, &mut applied)
+            .is_ok()
+        {
             n += out.len();
         }
     }
