@@ -502,6 +502,14 @@ pub fn learn(rows: impl IntoIterator<Item = Row>, opts: &Options) -> Learned {
             break;
         }
     }
+    // Redundant: the rules of an aliased host that come after its alias
+    // never run (the canonical host's rules apply instead).
+    let aliased: HashSet<String> = kept
+        .iter()
+        .filter(|r| matches!(r.kind, HostRuleKind::AliasHost { .. }))
+        .map(|r| r.host.clone())
+        .collect();
+    kept.retain(|r| !aliased.contains(&r.host) || r.kind.rank() <= 1);
     kept.sort_by(|a, b| (&a.host, a.kind.rank(), &a.kind).cmp(&(&b.host, b.kind.rank(), &b.kind)));
     out.rules = kept;
     out
