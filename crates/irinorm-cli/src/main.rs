@@ -26,6 +26,7 @@ Examples:
   irinorm dedupe -i urls.txt.gz -o unique.txt.zst
   irinorm evidence ingest --db crawl.db index.cdx redirects.tsv
   irinorm normalize --rung protocol --evidence crawl.db -i urls.txt
+  irinorm learn -i crawl.cdx -o rules.toml && irinorm normalize --preset crawler --config rules.toml -i urls.txt
 
 Exit status: 0 when every input was accepted, 1 when any was rejected,
 2 for a usage error (or an input that cannot be read, an output that
@@ -66,6 +67,7 @@ enum Cmd {
     Quality(irinorm_frontier::cli::QualityArgs),
     #[command(subcommand)]
     Evidence(cmd::evidence::Cmd),
+    Learn(cmd::learn::Args),
     Completions(cmd::completions::Args),
     Man(cmd::man::Args),
 }
@@ -100,6 +102,7 @@ fn dispatch(cli: Cli) -> Result<ExitCode, common::CliError> {
         Cmd::Presets(a) => cmd::presets::run(a),
         Cmd::Frontier(a) => cmd::frontier::generate(a),
         Cmd::Quality(a) => cmd::frontier::quality(a),
+        Cmd::Learn(a) => cmd::learn::run(a),
         Cmd::Parse(a) => cmd::parse::run(a),
         Cmd::Check(a) => cmd::check::run(a),
         Cmd::Resolve(a) => cmd::resolve::run(a),

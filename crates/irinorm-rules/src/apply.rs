@@ -19,6 +19,7 @@ use irinorm::{split_trusted, Meta};
 
 use crate::config::Config;
 use crate::glob::{self, NameIndex};
+use crate::host_rules::{HostIndex, Note, Parts};
 use crate::rule::{RuleName, RuleSet};
 
 /// A rule that fired, with the component it changed (for `explain`).
@@ -30,6 +31,10 @@ pub struct Fired {
     pub before: String,
     /// The component's text after.
     pub after: String,
+    /// For `host-rules`: which host rule (`substitute "a" -> "b"`).
+    pub note: Option<String>,
+    /// For `host-rules`: the rule was written by `irinorm learn`.
+    pub learned: bool,
 }
 
 /// The components of a reference being rewritten.
@@ -114,6 +119,8 @@ struct Env<'c> {
     config: &'c Config,
     names: &'c Names,
     rung: Rung,
+    /// What `host-rules` fired, when tracing.
+    notes: Option<core::cell::RefCell<Vec<Note>>>,
 }
 
 /// The parameter-name lists of a [`Config`], indexed by first byte (what a
@@ -122,6 +129,7 @@ struct Env<'c> {
 pub(crate) struct Names {
     query_params: NameIndex,
     session_ids: NameIndex,
+    host_rules: HostIndex,
 }
 
 impl Names {
@@ -129,6 +137,7 @@ impl Names {
         Names {
             query_params: NameIndex::new(&config.query_params),
             session_ids: NameIndex::new(&config.session_ids),
+            host_rules: HostIndex::new(&config.host_rules),
         }
     }
 }
@@ -232,6 +241,9 @@ fn may_apply(s: &str, m: &Meta, rules: RuleSet, config: &Config, names: &Names) 
                 && h.as_bytes()[..4].eq_ignore_ascii_case(b"www."))
             || (has(R::AddWww) && reg_name)
             || (has(R::LowercasePath) && !config.case_insensitive_hosts.is_empty())
+            || (has(R::HostRules)
+                && matches!(kind, HostKind::RegName | HostKind::Ipv4)
+                && names.host_rules.has_host(h))
         {
             return true;
         }
@@ -338,6 +350,7 @@ const SECTIONS: &[&[(RuleName, RuleFn)]] = {
             (R::SortQuery, sort_query),
             (R::RemoveEmptyQuery, remove_empty_query),
         ],
+        &[(R::HostRules, host_rules)],
         &[(R::RemoveFragment, remove_fragment)],
     ]
 };
@@ -359,6 +372,7 @@ fn apply_all(
         config,
         names,
         rung,
+        notes: trace.as_ref().map(|_| Default::default()),
     };
     let mut changed = false;
     let mut fire = |u: &mut Url<'_>, r: RuleName, f: RuleFn| -> bool {
@@ -370,26 +384,67 @@ fn apply_all(
             applied.push(r);
         }
         if let (Some(t), Some(before)) = (trace.as_deref_mut(), before) {
-            t.push(Fired {
-                rule: r,
-                before,
-                after: whole(u),
-            });
+            let notes: Vec<Note> = env
+                .notes
+                .as_ref()
+                .map(|n| n.borrow_mut().drain(..).collect())
+                .unwrap_or_default();
+            if notes.is_empty() {
+                t.push(Fired {
+                    rule: r,
+                    before,
+                    after: whole(u),
+                    note: None,
+                    learned: false,
+                });
+            }
+            for (note, learned, before, after) in notes {
+                t.push(Fired {
+                    rule: r,
+                    before,
+                    after,
+                    note: Some(note),
+                    learned,
+                });
+            }
         }
         true
     };
     // Each section runs its rules in order; a section of more than one
     // rule repeats while something changes (each rule only shortens its
     // component or is idempotent, so this stops quickly). Only the rules of
-    // the set are called.
-    for section in SECTIONS {
-        for _ in 0..if section.len() > 1 { 8 } else { 1 } {
-            let mut c = false;
-            for &(r, f) in *section {
-                c |= rules.contains(r) && fire(&mut u, r, f);
+    // the set are called. When the host rules changed something (a host
+    // alias, a substitution), the sections run again on their output, so
+    // that the whole stays idempotent (issue 11).
+    for _ in 0..4 {
+        let mut host_rules_fired = false;
+        for section in SECTIONS {
+            for _ in 0..if section.len() > 1 { 8 } else { 1 } {
+                let mut c = false;
+                for &(r, f) in *section {
+                    let fired = rules.contains(r) && fire(&mut u, r, f);
+                    host_rules_fired |= fired && r == RuleName::HostRules;
+                    c |= fired;
+                }
+                changed |= c;
+                if !c {
+                    break;
+                }
             }
-            changed |= c;
-            if !c {
+        }
+        if !host_rules_fired {
+            break;
+        }
+        // The host rules are at their fixpoint and only remove-fragment runs
+        // after them: another round is needed only when a named rule may
+        // change their output (the screen says no for most URLs).
+        let named = rules.without(RuleName::HostRules);
+        let broad = named.contains(RuleName::AddWww)
+            || named.contains(RuleName::AddTrailingSlash)
+            || named.contains(RuleName::RemoveDirectoryIndex);
+        if !broad {
+            let text = whole(&u);
+            if !may_apply(&text, &split_trusted(&text), named, config, names) {
                 break;
             }
         }
@@ -778,6 +833,49 @@ fn remove_empty_query(u: &mut Url<'_>, _: &Env<'_>) -> bool {
         return true;
     }
     false
+}
+
+// ---- host rules ---------------------------------------------------------
+
+fn host_rules(u: &mut Url<'_>, env: &Env<'_>) -> bool {
+    let ix = &env.names.host_rules;
+    let Some(h) = u.name_host() else {
+        return false;
+    };
+    if !u.web_path() || !ix.has_host(h) {
+        return false;
+    }
+    let mut scheme = u.scheme.as_deref().unwrap_or_default().to_owned();
+    let mut host = h.to_owned();
+    let mut port = u.port.as_deref().map(str::to_owned);
+    let mut path = u.path.to_string();
+    let mut query = u.query.as_deref().map(str::to_owned);
+    let mut parts = Parts {
+        scheme: &mut scheme,
+        host: &mut host,
+        port: &mut port,
+        path: &mut path,
+        query: &mut query,
+    };
+    let mut notes = env.notes.as_ref().map(|n| n.borrow_mut());
+    if !ix.apply(&mut parts, notes.as_deref_mut()) {
+        return false;
+    }
+    if u.host.as_deref() != Some(host.as_str()) {
+        u.host_kind = if parse_ipv4(host.as_bytes()).is_some() {
+            HostKind::Ipv4
+        } else {
+            HostKind::RegName
+        };
+        u.host = Some(Cow::Owned(host));
+    }
+    if u.scheme.as_deref() != Some(scheme.as_str()) {
+        u.scheme = Some(Cow::Owned(scheme));
+    }
+    u.port = port.map(Cow::Owned);
+    u.path = Cow::Owned(path);
+    u.query = query.map(Cow::Owned);
+    true
 }
 
 // ---- fragment -----------------------------------------------------------

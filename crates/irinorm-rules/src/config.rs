@@ -7,6 +7,8 @@ use std::collections::BTreeMap;
 use irinorm::scheme::{SchemeInfo, SchemeRegistry, Special};
 use serde::Deserialize;
 
+use crate::host_rules::{HostRule, HostRuleFile};
+
 /// Directory-index file names `remove-directory-index` removes by default.
 pub const DEFAULT_DIRECTORY_INDEX: &[&str] = &[
     "index.html",
@@ -95,7 +97,7 @@ fn root() -> String {
 }
 
 /// Parameters of the rules.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq)]
 pub struct Config {
     /// File names for `remove-directory-index`.
     pub directory_index: Vec<String>,
@@ -110,6 +112,9 @@ pub struct Config {
     /// IP address (as written in the normal form: dotted IPv4, `[v6]`) to
     /// host name, for `ip-to-host`.
     pub ip_to_host: BTreeMap<String, String>,
+    /// `[[host-rule]]` sections, for `host-rules` (written by `irinorm
+    /// learn` or by hand).
+    pub host_rules: Vec<HostRule>,
 }
 
 fn owned(v: &[&str]) -> Vec<String> {
@@ -125,6 +130,7 @@ impl Default for Config {
             default_params: Vec::new(),
             case_insensitive_hosts: Vec::new(),
             ip_to_host: BTreeMap::new(),
+            host_rules: Vec::new(),
         }
     }
 }
@@ -163,6 +169,8 @@ struct File {
     default_params: Vec<DefaultParam>,
     #[serde(default)]
     schemes: BTreeMap<String, FileScheme>,
+    #[serde(default)]
+    host_rule: Vec<HostRuleFile>,
 }
 
 /// Reads a settings file (TOML, format in docs/rules.md) into rule
@@ -191,6 +199,9 @@ pub fn load_toml(
     }
     config.ip_to_host.extend(f.ip_to_host);
     config.default_params.extend(f.default_params);
+    for r in f.host_rule {
+        config.host_rules.push(r.into_rule()?);
+    }
     for (name, s) in f.schemes {
         if !is_scheme_name(&name) {
             return Err(format!(

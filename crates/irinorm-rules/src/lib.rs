@@ -24,6 +24,7 @@
 mod apply;
 pub mod config;
 mod glob;
+pub mod host_rules;
 mod pipeline;
 mod preset;
 mod rule;
@@ -32,6 +33,7 @@ pub mod safebrowsing;
 pub use apply::{apply, Fired};
 pub use config::{load_toml, Config, DefaultParam};
 pub use glob::{host_matches, matches as glob_matches};
+pub use host_rules::{HostRule, HostRuleKind, HostRuleSet};
 pub use pipeline::{Outcome, Pipeline, Verdict};
 pub use preset::Preset;
 pub use rule::{Class, RuleName, RuleSet};

@@ -50,8 +50,14 @@ pub struct Pipeline {
 
 impl Pipeline {
     /// A pipeline. The values of `config.ip_to_host` are normalized like
-    /// hosts (so that the rule's output is itself normal).
-    pub fn new(normalizer: Normalizer, rules: RuleSet, mut config: Config) -> Self {
+    /// hosts (so that the rule's output is itself normal). When the
+    /// settings have `[[host-rule]]` sections, `host-rules` is added to
+    /// `rules`: a rules file given with `--config` always applies.
+    pub fn new(normalizer: Normalizer, mut rules: RuleSet, mut config: Config) -> Self {
+        if !config.host_rules.is_empty() {
+            // host-rules conflicts with nothing.
+            let _ = rules.insert(RuleName::HostRules);
+        }
         let mut plain = normalizer.options().clone();
         plain.ignore_fragment = false;
         let host_norm = Normalizer::new(plain);

@@ -79,7 +79,8 @@ impl Preset {
             ],
             // Every unsafe rule with a sensible default. Left out, because
             // they need the caller's data: remove-default-query-params,
-            // lowercase-path, ip-to-host. Of each conflicting pair one is
+            // lowercase-path, ip-to-host, host-rules (a settings file with
+            // `[[host-rule]]` sections adds it). Of each conflicting pair one is
             // chosen: remove-www (not add-www), force-https (not
             // force-http). The trailing-slash rules are usually-safe, not
             // unsafe, and neither direction is a default.
@@ -155,6 +156,7 @@ mod tests {
             RuleName::RemoveDefaultQueryParams,
             RuleName::LowercasePath,
             RuleName::IpToHost,
+            RuleName::HostRules,
         ];
         let agg = Preset::Aggressive.rule_set();
         for r in RuleName::ORDER {

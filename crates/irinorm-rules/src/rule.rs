@@ -73,6 +73,7 @@ rules! {
     RemoveDefaultQueryParams = "remove-default-query-params", Unsafe, "drop parameters equal to caller-given defaults (per host and path prefix)";
     SortQuery = "sort-query", Unsafe, "stable sort of `&`-separated parameters by name, bytes untouched";
     RemoveEmptyQuery = "remove-empty-query", Unsafe, "drop a `?` with nothing after it";
+    HostRules = "host-rules", Unsafe, "the `[[host-rule]]` sections of the settings file (learned DUST rules: aliases, substitutions, ignored and default parameters...)";
     RemoveFragment = "remove-fragment", UsuallySafe, "drop `#...` (RFC 3986 §6.1, comparing for a network action)";
 }
 
@@ -141,6 +142,11 @@ impl RuleSet {
     #[inline]
     pub const fn contains(self, r: RuleName) -> bool {
         self.0 & Self::bit(r) != 0
+    }
+
+    /// The set without `r`.
+    pub const fn without(self, r: RuleName) -> RuleSet {
+        RuleSet(self.0 & !Self::bit(r))
     }
 
     /// Whether the set is empty.

@@ -160,14 +160,24 @@ impl ExplainOp {
             let form = self.p.normalizer().options().form;
             let _ = writeln!(out, "  named rules (on {} {}):", rung.name(), form.name());
             for f in &fired {
+                // Host rules say which one fired, and whether it was
+                // learned (issue 11).
+                let class = if f.learned {
+                    format!("{}, learned", f.rule.class().name())
+                } else {
+                    f.rule.class().name().to_owned()
+                };
                 let _ = writeln!(
                     out,
                     "          {:<27} [{}] {} -> {}",
                     f.rule.name(),
-                    f.rule.class().name(),
+                    class,
                     f.before,
                     f.after
                 );
+                if let Some(n) = &f.note {
+                    let _ = writeln!(out, "          {:<27} {n}", "");
+                }
             }
         }
         if let Some(p) = &self.proto {
@@ -245,7 +255,7 @@ impl Op for ExplainOp {
                 obj.value("steps", &Value::Array(steps));
                 let rules: Vec<Value> = fired
                     .iter()
-                    .map(|f| json!({"rule": f.rule.name(), "class": f.rule.class().name(), "before": f.before, "after": f.after}))
+                    .map(|f| json!({"rule": f.rule.name(), "class": f.rule.class().name(), "before": f.before, "after": f.after, "host-rule": f.note, "learned": f.learned}))
                     .collect();
                 obj.value("rules", &Value::Array(rules));
                 if let Some(p) = &self.proto {

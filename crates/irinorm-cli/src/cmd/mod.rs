@@ -8,6 +8,7 @@ pub(crate) mod dedupe;
 pub(crate) mod evidence;
 pub(crate) mod explain;
 pub(crate) mod frontier;
+pub(crate) mod learn;
 pub(crate) mod man;
 pub(crate) mod normalize;
 pub(crate) mod parse;

@@ -1,0 +1,67 @@
+//! Criterion: what applying a learned rules file costs beyond the
+//! `crawler` preset (issue 11 goal: at most 1.5x). Two data sets: a
+//! simulated crawl whose hosts all have rules (learned from its epoch 1,
+//! measured on epoch 2), and the shared URL corpora, whose hosts have
+//! none (the host screen: one hash lookup per label).
+
+use criterion::{criterion_group, criterion_main, BenchmarkId, Criterion, Throughput};
+use irinorm::ladder::{Normalizer, Options};
+use irinorm_learn::{learn, sim};
+use irinorm_rules::{Config, Pipeline, Preset};
+
+fn run(p: &Pipeline, urls: &[String]) -> usize {
+    let mut out = String::new();
+    let mut applied = Vec::new();
+    let mut n = 0;
+    for u in urls {
+        out.clear();
+        applied.clear();
+        if p.normalize_into(std::hint::black_box(u), &mut out, &mut applied)
+            .is_ok()
+        {
+            n += out.len();
+        }
+    }
+    n
+}
+
+fn learned(c: &mut Criterion) {
+    let train = sim::crawl(1, 200, 60, 1);
+    let rules = learn(train.iter().map(|s| s.row.clone()), &Default::default()).rules;
+    eprintln!("learned: {} rules", rules.len());
+    let crawler = Pipeline::preset(Preset::Crawler);
+    let with = Pipeline::new(
+        Normalizer::new(Options::new(Preset::Crawler.rung(), Default::default())),
+        Preset::Crawler.rule_set(),
+        Config {
+            host_rules: rules,
+            ..Config::default()
+        },
+    );
+    let mut sets: Vec<(String, Vec<String>)> = vec![(
+        "simulated crawl".to_owned(),
+        sim::crawl(1, 200, 60, 2)
+            .into_iter()
+            .map(|s| s.row.url)
+            .collect(),
+    )];
+    if let Some(corpora) = irinorm_testdata::text_corpora("learned bench") {
+        sets.push((
+            "corpora (no rules)".to_owned(),
+            corpora.into_iter().flat_map(|(_, l)| l).collect(),
+        ));
+    }
+    let mut g = c.benchmark_group("learned rules");
+    for (name, urls) in &sets {
+        g.throughput(Throughput::Elements(urls.len() as u64));
+        for (lib, p) in [("crawler", &crawler), ("crawler + learned", &with)] {
+            g.bench_with_input(BenchmarkId::new(lib, name), urls, |b, u| {
+                b.iter(|| run(p, u))
+            });
+        }
+    }
+    g.finish();
+}
+
+criterion_group!(benches, learned);
+criterion_main!(benches);

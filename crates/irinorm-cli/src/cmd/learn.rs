@@ -1,0 +1,507 @@
+//! `irinorm learn`: site-specific DUST rules from crawl evidence or a URL
+//! list, written as `[[host-rule]]` sections (docs/learning.md).
+
+use std::collections::BTreeSet;
+use std::fmt::Write as _;
+use std::fs::File;
+use std::io::{self, BufRead, BufReader, Read, Write};
+use std::path::{Path, PathBuf};
+use std::process::ExitCode;
+
+use clap::builder::TypedValueParser;
+use std::time::Instant;
+
+use irinorm::ladder::{Normalizer, Options as LadderOptions};
+use irinorm_learn::evaluate::{evaluate, recall_beyond, Figures};
+use irinorm_learn::{evidence_truth, learn, rows, sim, Options, Row};
+use irinorm_rules::host_rules::to_toml;
+use irinorm_rules::{Config, HostRule, Pipeline, Preset};
+
+use crate::common::{usage, CliError};
+
+const EXAMPLES: &str = "\
+Examples:
+  irinorm learn --evidence crawl.db -o rules.toml     (the store of `irinorm evidence ingest`)
+  irinorm learn -i crawl.cdx -o rules.toml
+  irinorm learn -i crawl.warc.gz -i redirects.tsv -o rules.toml
+  irinorm learn -i index.cdxj.gz -i more.cdx.zst -o rules.toml
+  irinorm learn -i urls.tsv -o rules.toml            (url<TAB>digest-or-size)
+  irinorm learn --evaluate -i crawl.cdx              (hold out the latest 30% by time)
+  irinorm learn --evaluate --holdout hash -i crawl.cdx
+  irinorm learn --evaluate -i epoch1.cdx --test epoch2.cdx --truth truth.tsv
+  irinorm learn --simulate 1 --epoch 1 -o epoch1.cdx (a simulated crawl with ground truth)
+  irinorm normalize --preset crawler --config rules.toml -i urls.txt
+";
+
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, clap::ValueEnum)]
+enum Holdout {
+    /// The latest rows (by timestamp) are held out.
+    #[default]
+    Time,
+    /// Rows whose URL hashes into the held-out share.
+    Hash,
+}
+
+/// Learn site-specific normalization rules (DUST rules) from crawl
+/// evidence: URLs with equal payload digests on one host, redirects, or a
+/// URL list with a digest or size column.
+///
+/// Inputs may be an evidence store (--evidence), WARC, ARC, redirect logs
+/// (from, status, to), CDX (11 or 9 fields), CDXJ, TSV (url, digest or
+/// size, optional 14-digit time) or bare URLs, plain, gzip or zstd. The
+/// output is a settings file of `[[host-rule]]` sections, each with its
+/// support, confidence and example pairs, for `--config` (learned on top
+/// of the `crawler` preset: apply it with `--preset crawler`).
+#[derive(Debug, clap::Args)]
+#[command(after_help = EXAMPLES)]
+pub(crate) struct Args {
+    /// Input files (`-` for stdin); repeatable.
+    #[arg(short, long = "input", value_name = "FILE")]
+    input: Vec<PathBuf>,
+
+    /// An evidence store (SQLite, written by `irinorm evidence ingest`):
+    /// its digests and redirects.
+    #[arg(long, value_name = "FILE.db")]
+    evidence: Option<PathBuf>,
+
+    /// Write the rules (or the simulated crawl) here instead of stdout.
+    #[arg(short, long, value_name = "FILE")]
+    output: Option<PathBuf>,
+
+    /// The preset the rules are learned on top of.
+    #[arg(long, default_value = "crawler", value_parser = clap::builder::PossibleValuesParser::new(["rfc", "fetch", "crawler", "aggressive"]).map(|s| s.parse::<Preset>().unwrap_or(Preset::Crawler)))]
+    base: Preset,
+
+    /// Minimum distinct paths among the merges a rule's evidence confirms.
+    #[arg(long, value_name = "N", default_value_t = 3)]
+    min_paths: usize,
+
+    /// Minimum confidence: confirmed / merged evidence pairs.
+    #[arg(long, value_name = "X", default_value_t = 0.95)]
+    min_confidence: f64,
+
+    /// A digest or redirect target shared by more distinct paths of a host
+    /// is boilerplate (soft-404, error page), not evidence.
+    #[arg(long, value_name = "N", default_value_t = 8)]
+    boilerplate_paths: usize,
+
+    /// Hold out part of the evidence, learn on the rest and print the
+    /// quality of the rules on the held-out part beside the presets.
+    #[arg(long)]
+    evaluate: bool,
+
+    /// How to hold out (with --evaluate).
+    #[arg(long, value_enum, default_value_t = Holdout::Time)]
+    holdout: Holdout,
+
+    /// With --evaluate: learn on all of -i and measure on these files
+    /// instead of holding out (a later crawl of the same sites).
+    #[arg(long, value_name = "FILE")]
+    test: Vec<PathBuf>,
+
+    /// Share of the rows held out (with --evaluate).
+    #[arg(long, value_name = "X", default_value_t = 0.3)]
+    holdout_share: f64,
+
+    /// Write a simulated crawl (CDX, seed N) instead of learning; with
+    /// --truth, the true page of each line too (TSV url, page).
+    #[arg(long, value_name = "SEED")]
+    simulate: Option<u64>,
+
+    /// Epoch of the simulated crawl (2 has new pages and sessions).
+    #[arg(long, default_value_t = 1)]
+    epoch: u32,
+
+    /// Sites of the simulated crawl.
+    #[arg(long, default_value_t = 40)]
+    sites: usize,
+
+    /// Article pages per site of the simulated crawl (epoch 1).
+    #[arg(long, default_value_t = 40)]
+    pages: usize,
+
+    /// With --simulate: write url<TAB>true page instead of CDX; with
+    /// --evaluate: a file of url<TAB>true page that replaces the digests
+    /// as the truth of the held-out rows.
+    #[arg(long, value_name = "FILE")]
+    truth: Option<PathBuf>,
+}
+
+fn open(path: &Path) -> io::Result<Box<dyn BufRead>> {
+    let raw: Box<dyn Read> = if path.as_os_str() == "-" {
+        Box::new(io::stdin())
+    } else {
+        Box::new(
+            File::open(path)
+                .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))?,
+        )
+    };
+    let mut r = BufReader::new(raw);
+    let head = r.fill_buf()?;
+    Ok(if head.starts_with(&[0x1f, 0x8b]) {
+        Box::new(BufReader::new(flate2::read::MultiGzDecoder::new(r)))
+    } else if head.starts_with(&[0x28, 0xb5, 0x2f, 0xfd]) {
+        Box::new(BufReader::new(zstd::Decoder::with_buffer(r)?))
+    } else {
+        Box::new(r)
+    })
+}
+
+fn write_out(path: Option<&Path>, text: &str) -> Result<(), CliError> {
+    match path {
+        Some(p) => std::fs::write(p, text)
+            .map_err(|e| CliError::Io(io::Error::new(e.kind(), format!("{}: {e}", p.display())))),
+        None => {
+            let mut o = io::stdout().lock();
+            o.write_all(text.as_bytes())
+                .and_then(|_| o.flush())
+                .or_else(|e| {
+                    if e.kind() == io::ErrorKind::BrokenPipe {
+                        Ok(())
+                    } else {
+                        Err(CliError::Io(e))
+                    }
+                })
+        }
+    }
+}
+
+fn note(msg: std::fmt::Arguments<'_>) {
+    irinorm_stream::note(msg);
+}
+
+/// An observation of the crawl-file readers (irinorm-archive) as a row.
+fn row_of(o: irinorm_archive::Observation) -> Row {
+    Row {
+        url: o.url,
+        digest: o.digest,
+        time: o.time,
+        status: o.status,
+        location: o.location,
+    }
+}
+
+/// Reads a WARC, ARC or redirect log with the readers of irinorm-archive.
+fn read_archive(p: &Path, all: &mut Vec<Row>) -> Result<bool, CliError> {
+    let recs = irinorm_archive::open(p, None)
+        .map_err(|e| CliError::Usage(format!("{}: {e}", p.display())))?;
+    let mut bad = 0u64;
+    let mut rows = 0u64;
+    let mut recs = recs;
+    for r in recs.by_ref() {
+        match r {
+            Ok(o) => {
+                rows += 1;
+                all.push(row_of(o));
+            }
+            Err(e) => {
+                bad += 1;
+                note(format_args!("{}: rejected: {e}", p.display()));
+            }
+        }
+    }
+    let c = recs.counts();
+    note(format_args!(
+        "{} ({}): {} records = {} rows + {} skipped + {} rejected",
+        p.display(),
+        recs.format().name(),
+        c.records,
+        rows,
+        c.skipped,
+        c.bad
+    ));
+    Ok(bad > 0)
+}
+
+/// Reads every input, reporting rejected lines; returns the rows and
+/// whether any line was rejected. WARC, ARC and redirect logs go through
+/// the readers of irinorm-archive; CDX, CDXJ, TSV with a digest or size
+/// column and URL lists through [`rows::read`].
+fn read_rows(inputs: &[PathBuf]) -> Result<(Vec<Row>, bool), CliError> {
+    use irinorm_archive::Format;
+    let mut all = Vec::new();
+    let mut any_rejected = false;
+    for p in inputs {
+        let mut r = open(p).map_err(CliError::Io)?;
+        let head = r.fill_buf().map_err(CliError::Io)?;
+        if p.as_os_str() != "-"
+            && matches!(
+                irinorm_archive::detect(head),
+                Some(Format::Warc | Format::Arc | Format::RedirectTsv)
+            )
+        {
+            any_rejected |= read_archive(p, &mut all)?;
+            continue;
+        }
+        let st = rows::read(r, |row| all.push(row)).map_err(CliError::Io)?;
+        for rej in &st.rejects {
+            note(format_args!(
+                "{}:{}: byte {}: rejected: {}",
+                p.display(),
+                rej.line,
+                rej.offset,
+                rej.kind
+            ));
+        }
+        if st.rejected > st.rejects.len() as u64 {
+            note(format_args!(
+                "{}: {} more rejected lines not shown",
+                p.display(),
+                st.rejected - st.rejects.len() as u64
+            ));
+        }
+        note(format_args!(
+            "{}: {} lines = {} rows + {} headers/comments + {} rejected",
+            p.display(),
+            st.lines,
+            st.rows,
+            st.skipped,
+            st.rejected
+        ));
+        any_rejected |= st.rejected > 0;
+    }
+    Ok((all, any_rejected))
+}
+
+/// The rows of an evidence store: every (key, digest, time) of every host
+/// and every redirect (a redirect source's own digest is left out: it is
+/// the redirect page's).
+fn read_store(path: &Path) -> Result<Vec<Row>, CliError> {
+    let err =
+        |e: irinorm_evidence::StoreError| CliError::Usage(format!("{}: {}", path.display(), e.0));
+    if !path.is_file() {
+        return usage(format!("{}: no such evidence store", path.display()));
+    }
+    let store = irinorm_evidence::Store::open(path).map_err(err)?;
+    let mut rows = Vec::new();
+    let mut sources = std::collections::HashSet::new();
+    for (key, status, target, time) in store.redirects().map_err(err)? {
+        sources.insert(key.clone());
+        rows.push(Row {
+            url: key,
+            time,
+            status: Some(status),
+            location: target,
+            digest: None,
+        });
+    }
+    for (host, _) in store.count_by("host", usize::MAX).map_err(err)? {
+        for (key, digest, time) in store.digests_of_host(&host).map_err(err)? {
+            if sources.contains(&key) {
+                continue;
+            }
+            rows.push(Row {
+                url: key,
+                digest: Some(digest),
+                time,
+                status: None,
+                location: None,
+            });
+        }
+    }
+    note(format_args!(
+        "{}: {} rows ({} redirects)",
+        path.display(),
+        rows.len(),
+        sources.len()
+    ));
+    Ok(rows)
+}
+
+fn with_rules(base: Preset, rules: Vec<HostRule>) -> Pipeline {
+    Pipeline::new(
+        Normalizer::new(LadderOptions::new(base.rung(), Default::default())),
+        base.rule_set(),
+        Config {
+            host_rules: rules,
+            ..Config::default()
+        },
+    )
+}
+
+fn hash(s: &str) -> u64 {
+    // FNV-1a: stable across runs and platforms, unlike the std hasher.
+    s.bytes().fold(0xcbf2_9ce4_8422_2325, |h, b| {
+        (h ^ u64::from(b)).wrapping_mul(0x100_0000_01b3)
+    })
+}
+
+fn split(rows: Vec<Row>, how: Holdout, share: f64) -> (Vec<Row>, Vec<Row>) {
+    match how {
+        Holdout::Hash => rows
+            .into_iter()
+            .partition(|r| (hash(&r.url) % 10_000) as f64 >= share * 10_000.0),
+        Holdout::Time => {
+            let mut times: Vec<&str> = rows.iter().filter_map(|r| r.time.as_deref()).collect();
+            times.sort_unstable();
+            let cut = times
+                .get(((1.0 - share) * times.len() as f64) as usize)
+                .map(|s| (*s).to_owned());
+            match cut {
+                Some(cut) => rows
+                    .into_iter()
+                    .partition(|r| r.time.as_deref().is_none_or(|t| t < cut.as_str())),
+                None => (rows, Vec::new()),
+            }
+        }
+    }
+}
+
+fn line(f: &Figures, beyond: Option<f64>, rules: &str) -> String {
+    format!(
+        "{:<18} {:>8} {:>8} {:>10.4} {:>8.4} {:>8} {:>10.4} {:>10}  {}\n",
+        f.name,
+        f.urls,
+        f.keys,
+        f.precision,
+        f.recall,
+        beyond.map_or("-".to_owned(), |b| format!("{b:.4}")),
+        f.reduction,
+        f.merged_pairs,
+        rules
+    )
+}
+
+pub(crate) fn run(a: Args) -> Result<ExitCode, CliError> {
+    if let Some(seed) = a.simulate {
+        let rows = sim::crawl(seed, a.sites, a.pages, a.epoch);
+        let mut text = String::new();
+        sim::to_cdx(&rows, &mut text);
+        write_out(a.output.as_deref(), &text)?;
+        if let Some(t) = &a.truth {
+            let mut tsv = String::new();
+            for r in &rows {
+                let _ = writeln!(tsv, "{}\t{}", r.row.url, r.truth);
+            }
+            write_out(Some(t), &tsv)?;
+        }
+        return Ok(ExitCode::SUCCESS);
+    }
+    if a.input.is_empty() && a.evidence.is_none() {
+        return usage(
+            "no input: give --evidence FILE.db or -i FILE (WARC, ARC, CDX, CDXJ, TSV or a URL list)",
+        );
+    }
+    if !(0.0..=1.0).contains(&a.min_confidence) || !(0.0..1.0).contains(&a.holdout_share) {
+        return usage("--min-confidence and --holdout-share are between 0 and 1");
+    }
+    let opts = Options {
+        base: Pipeline::preset(a.base),
+        min_paths: a.min_paths,
+        min_confidence: a.min_confidence,
+        boilerplate_paths: a.boilerplate_paths,
+        ..Options::default()
+    };
+    let (mut rows, rejected) = read_rows(&a.input)?;
+    if let Some(db) = &a.evidence {
+        rows.extend(read_store(db)?);
+    }
+    let code = if rejected {
+        ExitCode::from(1)
+    } else {
+        ExitCode::SUCCESS
+    };
+    if !a.evaluate {
+        let t = Instant::now();
+        let l = learn(rows, &opts);
+        let hosts: BTreeSet<&str> = l.rules.iter().map(|r| r.host.as_str()).collect();
+        note(format_args!(
+            "learned {} rules for {} hosts from {} rows ({} URLs, {} with evidence, {} rejected, {} boilerplate digests/targets; {} candidates, {} below confidence, {} below support) in {:.2} s",
+            l.rules.len(),
+            hosts.len(),
+            l.rows,
+            l.urls,
+            l.with_evidence,
+            l.rejected,
+            l.boilerplate,
+            l.candidates,
+            l.low_confidence,
+            l.low_support,
+            t.elapsed().as_secs_f64()
+        ));
+        let mut text = format!(
+            "# Learned by irinorm learn on top of the `{}` preset: apply with\n# `--preset {} --config FILE`. Each [[host-rule]] is one rule; review the\n# evidence (support, confidence, examples) and delete what you do not want.\n# {} rules for {} hosts, from {} rows ({} URLs, {} with evidence).\n\n",
+            a.base.name(),
+            a.base.name(),
+            l.rules.len(),
+            hosts.len(),
+            l.rows,
+            l.urls,
+            l.with_evidence
+        );
+        text.push_str(&to_toml(&l.rules));
+        write_out(a.output.as_deref(), &text)?;
+        return Ok(code);
+    }
+    // --evaluate
+    let (train, test) = if a.test.is_empty() {
+        split(rows, a.holdout, a.holdout_share)
+    } else {
+        (rows, read_rows(&a.test)?.0)
+    };
+    if test.is_empty() || train.is_empty() {
+        return usage("--evaluate: nothing to hold out (no timestamps?): try --holdout hash");
+    }
+    let truth: Vec<(String, Option<String>)> = match &a.truth {
+        Some(p) => {
+            let mut map = std::collections::HashMap::new();
+            for l in open(p).map_err(CliError::Io)?.lines() {
+                let l = l.map_err(CliError::Io)?;
+                if let Some((u, t)) = l.split_once('\t') {
+                    map.insert(u.to_owned(), t.to_owned());
+                }
+            }
+            test.iter()
+                .map(|r| (r.url.clone(), map.get(&r.url).cloned()))
+                .collect()
+        }
+        None => evidence_truth(&test, &opts),
+    };
+    let (n_train, n_test) = (train.len(), test.len());
+    let t = Instant::now();
+    let l = learn(train, &opts);
+    let secs = t.elapsed().as_secs_f64();
+    let hosts: BTreeSet<String> = l.rules.iter().map(|r| r.host.clone()).collect();
+    let n_rules = l.rules.len();
+    let crawler = evaluate("crawler", &Pipeline::preset(Preset::Crawler), &truth);
+    let aggressive = evaluate("aggressive", &Pipeline::preset(Preset::Aggressive), &truth);
+    let name = format!("{}+learned", a.base.name());
+    let mut mine = evaluate("", &with_rules(a.base, l.rules), &truth);
+    mine.name = name;
+    let mut out = format!(
+        "learned on {n_train} rows, evaluated on {n_test} held-out rows ({}); truth: {}\nlearning: {secs:.2} s, {n_rules} rules for {} hosts ({:.2} rules per host)\n\n",
+        if a.test.is_empty() {
+            format!("{:?}, share {}", a.holdout, a.holdout_share)
+        } else {
+            "the --test files".to_owned()
+        },
+        if a.truth.is_some() { "the --truth file" } else { "equal digests and redirects, boilerplate set aside" },
+        hosts.len(),
+        if hosts.is_empty() { 0.0 } else { n_rules as f64 / hosts.len() as f64 },
+    );
+    out.push_str(&format!(
+        "{:<18} {:>8} {:>8} {:>10} {:>8} {:>8} {:>10} {:>10}  {}\n",
+        "normalization",
+        "urls",
+        "keys",
+        "precision",
+        "recall",
+        "beyond",
+        "reduction",
+        "merged",
+        "rules"
+    ));
+    out.push_str(&line(&crawler, None, "0"));
+    out.push_str(&line(
+        &aggressive,
+        Some(recall_beyond(&aggressive, &crawler)),
+        "0",
+    ));
+    out.push_str(&line(
+        &mine,
+        Some(recall_beyond(&mine, &crawler)),
+        &n_rules.to_string(),
+    ));
+    write_out(a.output.as_deref(), &out)?;
+    Ok(code)
+}

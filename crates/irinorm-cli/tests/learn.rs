@@ -1,0 +1,174 @@
+//! `irinorm learn` end to end (issue 11): a simulated crawl written as CDX,
+//! rules learned from it, the rules used by normalize, compare and
+//! explain through --config, rejected lines reported and counted, and the
+//! real crawl indexes of ../shared/evidence read without a reject.
+
+mod common;
+
+use common::run_in;
+
+#[test]
+fn learn_then_normalize_with_the_rules() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let r = run_in(
+        d,
+        &[
+            "learn",
+            "--simulate",
+            "5",
+            "--sites",
+            "12",
+            "--pages",
+            "30",
+            "-o",
+            "e1.cdx",
+        ],
+        b"",
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let r = run_in(d, &["learn", "-i", "e1.cdx", "-o", "rules.toml"], b"");
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(r.stderr.contains("0 rejected"), "{}", r.stderr);
+    let text = std::fs::read_to_string(d.join("rules.toml")).unwrap();
+    assert!(text.contains("[[host-rule]]"), "{text}");
+    // Every example pair of every rule is one key with the rules, and the
+    // pairs of at least some rules are two keys without them.
+    let mut pairs = Vec::new();
+    for l in text.lines().filter(|l| l.starts_with("examples = ")) {
+        let v: toml::Value = toml::from_str(l).unwrap();
+        for p in v["examples"].as_array().unwrap() {
+            let p = p.as_array().unwrap();
+            pairs.push((
+                p[0].as_str().unwrap().to_owned(),
+                p[1].as_str().unwrap().to_owned(),
+            ));
+        }
+    }
+    assert!(pairs.len() >= 10);
+    let mut differ_without = 0;
+    for (a, b) in &pairs {
+        let with = run_in(
+            d,
+            &[
+                "compare",
+                "--preset",
+                "crawler",
+                "--config",
+                "rules.toml",
+                a,
+                b,
+            ],
+            b"",
+        );
+        assert_eq!(with.code, 0, "{}", with.stderr);
+        assert!(with.out().contains("equivalent"), "{a} {b}: {}", with.out());
+        let without = run_in(d, &["compare", "--preset", "crawler", a, b], b"");
+        differ_without += usize::from(!without.out().starts_with("equivalent"));
+    }
+    assert!(
+        differ_without * 2 >= pairs.len(),
+        "{differ_without} of {}",
+        pairs.len()
+    );
+    // explain shows the learned rules.
+    let (a, _) = &pairs[0];
+    let e = run_in(
+        d,
+        &[
+            "explain",
+            "--preset",
+            "crawler",
+            "--config",
+            "rules.toml",
+            a,
+        ],
+        b"",
+    );
+    assert!(e.out().contains("learned"), "{}", e.out());
+}
+
+#[test]
+fn rejected_lines_are_reported_and_counted() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(
+        d.join("in.txt"),
+        "http://a.example/x\nnot a url line\n\nhttp://a.example/x/\n",
+    )
+    .unwrap();
+    let r = run_in(d, &["learn", "-i", "in.txt"], b"");
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(
+        r.stderr
+            .contains("in.txt:2: byte 19: rejected: unknown-line-format"),
+        "{}",
+        r.stderr
+    );
+    assert!(
+        r.stderr
+            .contains("4 lines = 2 rows + 1 headers/comments + 1 rejected"),
+        "{}",
+        r.stderr
+    );
+}
+
+#[test]
+fn shared_evidence_indexes() {
+    let Some(dir) = irinorm_testdata::evidence_dir("shared_evidence_indexes") else {
+        return;
+    };
+    let tmp = tempfile::tempdir().unwrap();
+    for f in [
+        "pywb/cdx_iana.cdx",
+        "pywb/cdxj_iana.cdxj",
+        "pywb/zipcdx_zipnum-sample.cdx.gz",
+    ] {
+        let p = dir.join(f);
+        let r = run_in(tmp.path(), &["learn", "-i", p.to_str().unwrap()], b"");
+        assert_eq!(r.code, 0, "{f}: {}", r.stderr);
+        assert!(r.stderr.contains(" 0 rejected"), "{f}: {}", r.stderr);
+    }
+}
+
+#[test]
+fn the_evidence_store_gives_the_rules_of_its_files() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    let r = run_in(
+        d,
+        &[
+            "learn",
+            "--simulate",
+            "9",
+            "--sites",
+            "10",
+            "--pages",
+            "30",
+            "-o",
+            "e1.cdx",
+        ],
+        b"",
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let r = run_in(
+        d,
+        &["evidence", "ingest", "-q", "--db", "crawl.db", "e1.cdx"],
+        b"",
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let from_db = run_in(d, &["learn", "--evidence", "crawl.db"], b"");
+    let from_file = run_in(d, &["learn", "-i", "e1.cdx"], b"");
+    assert_eq!(from_db.code, 0, "{}", from_db.stderr);
+    let body = |s: String| -> String {
+        s.lines()
+            .filter(|l| !l.starts_with('#'))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    let rules = body(from_db.out());
+    assert!(rules.contains("[[host-rule]]"));
+    assert_eq!(rules, body(from_file.out()));
+    let r = run_in(d, &["learn", "--evidence", "nope.db"], b"");
+    assert_eq!(r.code, 2, "{}", r.stderr);
+}

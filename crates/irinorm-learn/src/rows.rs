@@ -1,0 +1,230 @@
+//! Rows of evidence: one observed URL, with what is known about its
+//! content. Read from CDX (the 11- and 9-field ` CDX N b a m s k r ...`
+//! formats), CDXJ (`urlkey timestamp {json}`), TSV (`url<TAB>digest-or-size
+//! [<TAB>time]`) or plain URL lists, one per line, detected line by line.
+//! (The WARC/ARC readers of irinorm-archive and the evidence store produce
+//! the same rows.) Bad lines are reported with their line number, byte
+//! offset and kind, and counted: lines = rows + skipped + rejects.
+
+use std::io::{self, BufRead};
+
+/// One observation of a URL.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Row {
+    /// The URL as recorded.
+    pub url: String,
+    /// Payload digest (`sha1:BASE32`), or `size:N` for a size column
+    /// (DustBuster's size buckets: weaker evidence, see docs/learning.md).
+    pub digest: Option<String>,
+    /// 14-digit UTC timestamp, when known.
+    pub time: Option<String>,
+    /// HTTP status, when known.
+    pub status: Option<u16>,
+    /// Redirect target (resolved against `url`, RFC 3986 §5.2), for 3xx.
+    pub location: Option<String>,
+}
+
+impl Row {
+    /// A 3xx row with a target: redirect evidence, whose own digest (the
+    /// redirect page's body) says nothing about the target's content.
+    pub fn is_redirect(&self) -> bool {
+        self.status.is_some_and(|s| (300..400).contains(&s)) && self.location.is_some()
+    }
+}
+
+/// A line that was not a row.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Reject {
+    /// 1-based line number.
+    pub line: u64,
+    /// Byte offset of the line's start.
+    pub offset: u64,
+    /// What was wrong.
+    pub kind: &'static str,
+}
+
+/// What reading counted.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct ReadStats {
+    /// Lines read.
+    pub lines: u64,
+    /// Rows produced.
+    pub rows: u64,
+    /// Headers, comments and empty lines.
+    pub skipped: u64,
+    /// Bad lines (the first 1000 kept in `rejects`, all counted here).
+    pub rejected: u64,
+    /// The first bad lines.
+    pub rejects: Vec<Reject>,
+}
+
+/// Reads rows from `r`, calling `each` for every row.
+pub fn read(mut r: impl BufRead, mut each: impl FnMut(Row)) -> io::Result<ReadStats> {
+    let mut st = ReadStats::default();
+    let mut buf = Vec::new();
+    let mut offset = 0u64;
+    loop {
+        buf.clear();
+        let n = r.read_until(b'\n', &mut buf)?;
+        if n == 0 {
+            break;
+        }
+        st.lines += 1;
+        let line_start = offset;
+        offset += n as u64;
+        let mut line = &buf[..];
+        while let Some((&last, rest)) = line.split_last() {
+            if last == b'\n' || last == b'\r' {
+                line = rest;
+            } else {
+                break;
+            }
+        }
+        let outcome = match std::str::from_utf8(line) {
+            Err(_) => Err("not-utf8"),
+            Ok(text) => parse_line(text),
+        };
+        match outcome {
+            Ok(Some(row)) => {
+                st.rows += 1;
+                each(row);
+            }
+            Ok(None) => st.skipped += 1,
+            Err(kind) => {
+                st.rejected += 1;
+                if st.rejects.len() < 1000 {
+                    st.rejects.push(Reject {
+                        line: st.lines,
+                        offset: line_start,
+                        kind,
+                    });
+                }
+            }
+        }
+    }
+    Ok(st)
+}
+
+fn is_timestamp(s: &str) -> bool {
+    (8..=17).contains(&s.len()) && s.bytes().all(|b| b.is_ascii_digit())
+}
+
+fn resolved(base: &str, loc: &str) -> Option<String> {
+    if loc.is_empty() || loc == "-" {
+        return None;
+    }
+    irinorm::resolve(base, loc).ok()
+}
+
+fn digest_of(s: &str) -> Option<String> {
+    match s {
+        "" | "-" => None,
+        d if d.contains(':') => Some(d.to_owned()),
+        d => Some(format!("sha1:{d}")),
+    }
+}
+
+/// One line: `Ok(None)` for headers, comments and empty lines.
+pub fn parse_line(line: &str) -> Result<Option<Row>, &'static str> {
+    let t = line.trim_start();
+    if t.is_empty() || t.starts_with('#') || t.starts_with("CDX ") || t.starts_with('!') {
+        return Ok(None);
+    }
+    if line.contains('\t') {
+        let mut f = line.split('\t');
+        let url = f.next().unwrap_or("").trim();
+        if url.is_empty() {
+            return Err("empty-url");
+        }
+        let col = f
+            .next()
+            .map(str::trim)
+            .filter(|c| !c.is_empty() && *c != "-");
+        let time = f
+            .next()
+            .map(str::trim)
+            .filter(|t| is_timestamp(t))
+            .map(str::to_owned);
+        let digest = col.map(|c| {
+            if c.bytes().all(|b| b.is_ascii_digit()) {
+                format!("size:{c}")
+            } else {
+                digest_of(c).unwrap_or_default()
+            }
+        });
+        return Ok(Some(Row {
+            url: url.to_owned(),
+            digest,
+            time,
+            ..Row::default()
+        }));
+    }
+    let fields: Vec<&str> = line.split(' ').collect();
+    if fields.len() >= 3 && is_timestamp(fields[1]) && fields[2].starts_with('{') {
+        let json = line.splitn(3, ' ').nth(2).unwrap_or("");
+        let v: serde_json::Value = serde_json::from_str(json).map_err(|_| "bad-cdxj-json")?;
+        let s = |k: &str| v.get(k).and_then(|x| x.as_str()).map(str::to_owned);
+        let url = s("url").ok_or("cdxj-without-url")?;
+        let status = s("status").and_then(|x| x.parse().ok());
+        let location = s("redirect").and_then(|l| resolved(&url, &l));
+        return Ok(Some(Row {
+            digest: s("digest").and_then(|d| digest_of(&d)),
+            time: Some(fields[1].to_owned()),
+            status,
+            location,
+            url,
+        }));
+    }
+    if fields.len() >= 7 && is_timestamp(fields[1]) {
+        let url = fields[2].to_owned();
+        let location = resolved(&url, fields[6]);
+        return Ok(Some(Row {
+            digest: digest_of(fields[5]),
+            time: Some(fields[1].to_owned()),
+            status: fields[4].parse().ok(),
+            location,
+            url,
+        }));
+    }
+    if fields.len() == 1 {
+        return Ok(Some(Row {
+            url: line.trim().to_owned(),
+            ..Row::default()
+        }));
+    }
+    Err("unknown-line-format")
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn formats() {
+        let cdx = "org,iana)/dnssec 20140126201306 http://www.iana.org/dnssec text/html 302 3I42H3S6NNFQ2MSVX7XZKYAYSCX5QBYJ /dnssec/ - 442 772827 iana.warc.gz";
+        let r = parse_line(cdx).unwrap().unwrap();
+        assert_eq!(r.url, "http://www.iana.org/dnssec");
+        assert_eq!(r.status, Some(302));
+        assert_eq!(r.location.as_deref(), Some("http://www.iana.org/dnssec/"));
+        assert_eq!(
+            r.digest.as_deref(),
+            Some("sha1:3I42H3S6NNFQ2MSVX7XZKYAYSCX5QBYJ")
+        );
+        assert!(r.is_redirect());
+        let cdxj = r#"org,iana)/ 20140126200624 {"url": "http://www.iana.org/", "status": "200", "digest": "OSSA"}"#;
+        let r = parse_line(cdxj).unwrap().unwrap();
+        assert_eq!(r.digest.as_deref(), Some("sha1:OSSA"));
+        assert_eq!(r.time.as_deref(), Some("20140126200624"));
+        let r = parse_line("http://a/x\t1234").unwrap().unwrap();
+        assert_eq!(r.digest.as_deref(), Some("size:1234"));
+        let r = parse_line("http://a/x\tsha1:AB\t20240101000000")
+            .unwrap()
+            .unwrap();
+        assert_eq!(r.digest.as_deref(), Some("sha1:AB"));
+        assert_eq!(parse_line(" CDX N b a m s k r M S V g"), Ok(None));
+        assert_eq!(parse_line("a b"), Err("unknown-line-format"));
+        let st = read(&b"http://a/\n\xff\n\n a b\n"[..], |_| {}).unwrap();
+        assert_eq!((st.lines, st.rows, st.skipped, st.rejected), (4, 1, 1, 2));
+        assert_eq!(st.rejects[0].offset, 10);
+    }
+}

@@ -1,0 +1,251 @@
+//! Property tests of the host rules (issue 11, learned DUST rules): with a
+//! settings file of `[[host-rule]]` sections, every combination of named
+//! rules stays idempotent, the structure of a reference never changes, and
+//! references of hosts without rules come out as without the file.
+
+use irinorm::ladder::{Form, Normalizer, Options, Rung};
+use irinorm::{parse, Components, Grammar};
+use irinorm_rules::{load_toml, Config, Pipeline, RuleName, RuleSet};
+use proptest::prelude::*;
+
+const RULES: &str = r#"
+[[host-rule]]
+host = "www.example.com"
+rule = "alias-host"
+to = "example.com"
+learned = true
+
+[[host-rule]]
+host = "sub.example.org"
+rule = "alias-host"
+to = "example.com"
+
+[[host-rule]]
+host = "example.com"
+rule = "alias-scheme"
+to = "https"
+
+[[host-rule]]
+host = "example.com"
+rule = "substitute"
+from = "/story?id="
+to = "/s/"
+learned = true
+support-pairs = 10
+support-paths = 10
+confidence = 1.0
+examples = [["http://example.com/story?id=1", "http://example.com/s/1"]]
+
+[[host-rule]]
+host = "example.com"
+rule = "substitute"
+from = "bb"
+to = "b"
+
+[[host-rule]]
+host = "example.com"
+rule = "ignore-param"
+name = "sid"
+
+[[host-rule]]
+host = "example.com"
+path = "/a"
+rule = "default-param"
+name = "page"
+value = "1"
+
+[[host-rule]]
+host = "example.com"
+rule = "sort-query"
+
+[[host-rule]]
+host = "example.com"
+rule = "lowercase-path"
+
+[[host-rule]]
+host = "example.com"
+rule = "directory-index"
+name = "default.aspx"
+
+[[host-rule]]
+host = "*.example.org"
+rule = "add-trailing-slash"
+
+[[host-rule]]
+host = "a"
+rule = "remove-trailing-slash"
+"#;
+
+fn pick<T: Clone + core::fmt::Debug + 'static>(v: &'static [T]) -> impl Strategy<Value = T> {
+    proptest::sample::select(v)
+}
+
+const SCHEMES: &[&str] = &["http", "https", "HTTP", "ftp"];
+const HOSTS: &[&str] = &[
+    "www.example.com",
+    "WWW.Example.COM.",
+    "example.com",
+    "sub.example.org",
+    "x.example.org",
+    "a",
+    "b",
+    "[::1]",
+];
+const PORTS: &[&str] = &["", ":80", ":443", ":8080"];
+const SEGS: &[&str] = &[
+    "",
+    ".",
+    "..",
+    "index.html",
+    "A",
+    "b",
+    "bb",
+    "bbb",
+    "default.aspx",
+    "%7e",
+    "é",
+    "story?id=",
+    "x;sid=2",
+];
+const PARAMS: &[&str] = &[
+    "utm_source=1",
+    "sid=2",
+    "a=1",
+    "page=1",
+    "page=2",
+    "",
+    "id=5",
+    "c",
+    "story?id=3",
+];
+const FRAGS: &[&str] = &["", "#", "#top"];
+
+fn url() -> impl Strategy<Value = String> {
+    (
+        pick(SCHEMES),
+        pick(HOSTS),
+        pick(PORTS),
+        proptest::collection::vec(pick(SEGS), 0..5),
+        proptest::option::of(proptest::collection::vec(pick(PARAMS), 0..5)),
+        pick(FRAGS),
+    )
+        .prop_map(|(s, h, p, segs, q, f)| {
+            let mut out = format!("{s}://{h}{p}");
+            for seg in segs {
+                out.push('/');
+                out.push_str(seg);
+            }
+            if let Some(q) = q {
+                out.push('?');
+                out.push_str(&q.join("&"));
+            }
+            out.push_str(f);
+            out
+        })
+}
+
+fn rule_subset() -> impl Strategy<Value = Vec<RuleName>> {
+    proptest::sample::subsequence(RuleName::ORDER.to_vec(), 0..=RuleName::ORDER.len()).prop_map(
+        |v| {
+            let mut set = RuleSet::EMPTY;
+            v.into_iter().filter(|r| set.insert(*r).is_ok()).collect()
+        },
+    )
+}
+
+fn config(with_host_rules: bool) -> Config {
+    let mut c = Config::default();
+    if with_host_rules {
+        let mut s = irinorm::scheme::SchemeRegistry::builtin();
+        load_toml(RULES, &mut c, &mut s).unwrap();
+    }
+    c
+}
+
+fn pipeline(rules: &[RuleName], rung: Rung, host_rules: bool) -> Pipeline {
+    Pipeline::new(
+        Normalizer::new(Options::new(rung, Form::Uri)),
+        RuleSet::of(rules).unwrap(),
+        config(host_rules),
+    )
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 1024, ..ProptestConfig::default() })]
+
+    #[test]
+    fn idempotent_with_host_rules(x in url(), rules in rule_subset(), r in 1usize..3) {
+        let rung = [Rung::String, Rung::Syntax, Rung::Scheme][r];
+        let p = pipeline(&rules, rung, true);
+        let Ok(once) = p.normalize(&x) else { return Ok(()) };
+        let twice = p.normalize(&once.text).unwrap();
+        prop_assert_eq!(&twice.text, &once.text, "rules {:?} at {}", rules, rung);
+        // Structure: scheme, authority and an absolute path stay.
+        let m = parse(&once.text, Grammar::UriReference).unwrap();
+        let c = Components::of(&once.text, &m);
+        let n = Normalizer::new(Options::new(rung, Form::Uri)).normalize(&x).unwrap();
+        let mn = parse(&n, Grammar::UriReference).unwrap();
+        let cn = Components::of(&n, &mn);
+        prop_assert_eq!(c.authority.is_some(), cn.authority.is_some());
+        prop_assert_eq!(c.path.starts_with('/'), cn.path.starts_with('/'));
+    }
+
+    #[test]
+    fn hosts_without_rules_pay_nothing(x in url(), rules in rule_subset()) {
+        let with = pipeline(&rules, Rung::Scheme, true);
+        let without = pipeline(&rules, Rung::Scheme, false);
+        let (Ok(a), Ok(b)) = (with.normalize(&x), without.normalize(&x)) else { return Ok(()) };
+        let host = irinorm::parse(&b.text, Grammar::UriReference).ok()
+            .and_then(|m| Components::of(&b.text, &m).host.map(str::to_owned));
+        let ruled = ["www.example.com", "sub.example.org", "example.com", "a"];
+        let has_rules = host.as_deref().is_some_and(|h| ruled.contains(&h) || h.ends_with("example.org"));
+        if !has_rules {
+            prop_assert_eq!(a.text, b.text);
+        }
+    }
+}
+
+#[test]
+fn learned_rules_end_to_end() {
+    let p = pipeline(&[RuleName::RemoveFragment], Rung::Scheme, true);
+    let n = |s: &str| p.normalize(s).unwrap().text.into_owned();
+    // Host alias, then the canonical host's rules: scheme, substitution,
+    // ignored parameter, default parameter under /a, sorted parameters.
+    assert_eq!(
+        n("http://www.example.com/story?id=5&sid=77"),
+        "https://example.com/s/5"
+    );
+    assert_eq!(
+        n("http://sub.example.org/a/X?z=1&page=1&b=2"),
+        "https://example.com/a/x?b=2&z=1"
+    );
+    assert_eq!(
+        n("http://example.com/b/page?page=1"),
+        "https://example.com/b/page?page=1"
+    );
+    assert_eq!(n("http://x.example.org/p"), "http://x.example.org/p/");
+    assert_eq!(n("http://a/p/"), "http://a/p");
+    assert_eq!(n("http://a/"), "http://a/");
+    assert_eq!(
+        n("http://other.example/story?id=5"),
+        "http://other.example/story?id=5"
+    );
+    // explain lists each host rule, marked learned when it was.
+    let (_, fired) = p.explain("http://www.example.com/story?id=5#x").unwrap();
+    let host: Vec<_> = fired
+        .iter()
+        .filter(|f| f.rule == RuleName::HostRules)
+        .map(|f| (f.note.clone().unwrap(), f.learned))
+        .collect();
+    assert_eq!(
+        host,
+        vec![
+            (
+                "alias-host -> example.com (host www.example.com, path /)".to_owned(),
+                true
+            ),
+            ("alias-scheme -> https".to_owned(), false),
+            ("substitute \"/story?id=\" -> \"/s/\"".to_owned(), true),
+        ]
+    );
+}
