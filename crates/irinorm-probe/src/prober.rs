@@ -419,11 +419,12 @@ impl Prober {
             digest: None,
             failure: None,
         };
-        let final_ok = !(is_redirect(hop.status) && hop.location_raw.is_some())
-            && !matches!(
-                status,
-                StatusCode::TOO_MANY_REQUESTS | StatusCode::SERVICE_UNAVAILABLE
-            );
+        let redirects = is_redirect(hop.status) && hop.location_raw.is_some();
+        let throttled = matches!(
+            status,
+            StatusCode::TOO_MANY_REQUESTS | StatusCode::SERVICE_UNAVAILABLE
+        );
+        let final_ok = !redirects && !throttled;
         if let (Some(limit), true, true) = (self.cfg.digest_bytes, is_get, final_ok) {
             let mut h = Sha1::new();
             let mut n = 0usize;
