@@ -28,6 +28,7 @@ pub mod mapping;
 pub mod parse;
 pub mod path;
 pub mod pct;
+pub mod protocol;
 pub mod reference;
 pub mod resolve;
 pub mod scheme;

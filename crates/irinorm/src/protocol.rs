@@ -1,0 +1,1074 @@
+//! Rung 3 — `protocol` (RFC 3986 §6.2.4, RFC 3987 §5.3.4): rung 2, then
+//! the equivalences that recorded evidence about dereferencing supports.
+//!
+//! RFC 3986 §6.2.4 allows protocol-based normalization "only when
+//! equivalence is clearly indicated by both the result of accessing the
+//! resources and the common conventions of their scheme's dereference
+//! algorithm". `LADDER.md` ("Rung 3") turns that into:
+//!
+//! - an **edge** joins the rung-2 keys of a redirect's source and target
+//!   when the redirect is permanent (301, 308; RFC 9110 §15.4.2, §15.4.9)
+//!   and [conventional](classify) (a trailing slash, `http` -> `https`,
+//!   `www.`, the case of the path, a directory index, query parameters
+//!   dropped); [`RedirectPolicy`] widens this;
+//! - the normal form follows edges to the end of the chain (at most
+//!   [`MAX_HOPS`]; a cycle ends at its smallest key);
+//! - host-level conventions seen on at least N distinct URLs of an origin,
+//!   never contradicted there, apply to that origin's unseen URLs, marked
+//!   inferred ([`HostTally`]).
+//!
+//! This module does no I/O: evidence comes through the [`Evidence`] trait
+//! (the `irinorm-evidence` crate implements it on an SQLite store;
+//! [`MemoryEvidence`] holds observations in memory).
+//!
+//! Rung 3 is a function of the rung-2 key, so it is monotone over rung 2
+//! (equal rung-2 keys give equal rung-3 keys), and it is idempotent: the
+//! end of a chain has no outgoing edge (or is the smallest key of its
+//! cycle, whose chain ends at itself), and a chain longer than
+//! [`MAX_HOPS`] decides nothing (the key stays where rung 2 left it) so
+//! that no key is ever stopped half way.
+//!
+//! ```
+//! use irinorm::protocol::{MemoryEvidence, Protocol, ProtocolOptions, RawObservation};
+//! let mut ev = MemoryEvidence::default();
+//! ev.add(RawObservation::redirect("http://example.com/data", 301, "/data/"));
+//! let p = Protocol::new(Default::default(), ev.build(), ProtocolOptions::default());
+//! assert_eq!(p.normalize("HTTP://Example.com:80/data").unwrap(), "http://example.com/data/");
+//! ```
+
+use std::borrow::Cow;
+use std::collections::HashMap;
+
+use crate::error::ParseError;
+use crate::ladder::{CompareError, Form, Normalizer, Options, Rung, Side};
+use crate::parse::{split_trusted, Meta};
+
+/// Longest chain followed (`LADDER.md`: "at most 20 hops"; also the
+/// redirect limit that RFC 9110 §15.4's "a client SHOULD detect and
+/// intervene in cyclical redirections" leads browsers to).
+pub const MAX_HOPS: usize = 20;
+
+/// Default minimum number of distinct URLs of an origin that must show a
+/// convention before it applies to the origin's unseen URLs.
+pub const DEFAULT_MIN_HOST_SUPPORT: u32 = 3;
+
+/// Which redirects are edges.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub enum RedirectPolicy {
+    /// Permanent (301, 308) and [conventional](classify): the default.
+    #[default]
+    Conventional,
+    /// Every permanent redirect (301, 308), moves included.
+    Permanent,
+    /// Every redirect with a target: 301, 302, 303, 307, 308.
+    All,
+}
+
+impl RedirectPolicy {
+    /// The policies, narrowest first.
+    pub const ALL: [RedirectPolicy; 3] = [
+        RedirectPolicy::Conventional,
+        RedirectPolicy::Permanent,
+        RedirectPolicy::All,
+    ];
+
+    /// `conventional`, `permanent`, `all`.
+    pub const fn name(self) -> &'static str {
+        match self {
+            RedirectPolicy::Conventional => "conventional",
+            RedirectPolicy::Permanent => "permanent",
+            RedirectPolicy::All => "all",
+        }
+    }
+
+    /// Whether a redirect from `from` to `to` (rung-2 keys) with `status`
+    /// is an edge under this policy.
+    pub fn is_edge(self, status: u16, from: &str, to: &str) -> bool {
+        let permanent = matches!(status, 301 | 308);
+        match self {
+            RedirectPolicy::Conventional => permanent && classify(from, to).is_some(),
+            RedirectPolicy::Permanent => permanent,
+            RedirectPolicy::All => matches!(status, 301 | 302 | 303 | 307 | 308),
+        }
+    }
+}
+
+impl core::str::FromStr for RedirectPolicy {
+    type Err = String;
+    fn from_str(s: &str) -> Result<Self, Self::Err> {
+        RedirectPolicy::ALL
+            .into_iter()
+            .find(|p| p.name().eq_ignore_ascii_case(s))
+            .ok_or_else(|| {
+                format!("unknown redirect policy {s:?} (conventional, permanent or all)")
+            })
+    }
+}
+
+/// A set of conventional differences between a redirect's source and
+/// target (a bit set).
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, Hash)]
+pub struct Conventions(pub u8);
+
+impl Conventions {
+    /// `http` -> `https`, same host and path.
+    pub const HTTPS_UPGRADE: Conventions = Conventions(1);
+    /// `www.` prepended to the host.
+    pub const WWW_ADDED: Conventions = Conventions(2);
+    /// Leading `www.` removed from the host.
+    pub const WWW_REMOVED: Conventions = Conventions(4);
+    /// `/data` -> `/data/`.
+    pub const SLASH_ADDED: Conventions = Conventions(8);
+    /// `/data/` -> `/data`.
+    pub const SLASH_REMOVED: Conventions = Conventions(16);
+    /// The path differs only in ASCII case.
+    pub const PATH_CASE: Conventions = Conventions(32);
+    /// `/a/index.html` <-> `/a/`.
+    pub const DIRECTORY_INDEX: Conventions = Conventions(64);
+    /// Query parameters dropped, the rest kept in order.
+    pub const QUERY_DROPPED: Conventions = Conventions(128);
+
+    /// The conventions that can hold for a whole origin (`LADDER.md`:
+    /// "http -> https, `www.` added or removed, trailing slash added").
+    pub const HOST_LEVEL: [Conventions; 4] = [
+        Conventions::HTTPS_UPGRADE,
+        Conventions::WWW_ADDED,
+        Conventions::WWW_REMOVED,
+        Conventions::SLASH_ADDED,
+    ];
+
+    const NAMES: [(Conventions, &'static str); 8] = [
+        (Conventions::HTTPS_UPGRADE, "https-upgrade"),
+        (Conventions::WWW_ADDED, "www-added"),
+        (Conventions::WWW_REMOVED, "www-removed"),
+        (Conventions::SLASH_ADDED, "slash-added"),
+        (Conventions::SLASH_REMOVED, "slash-removed"),
+        (Conventions::PATH_CASE, "path-case"),
+        (Conventions::DIRECTORY_INDEX, "directory-index"),
+        (Conventions::QUERY_DROPPED, "query-dropped"),
+    ];
+
+    /// Whether every convention of `other` is in `self`.
+    pub const fn contains(self, other: Conventions) -> bool {
+        self.0 & other.0 == other.0
+    }
+
+    /// Whether the set is empty.
+    pub const fn is_empty(self) -> bool {
+        self.0 == 0
+    }
+
+    /// The names of the conventions in the set, in a fixed order.
+    pub fn names(self) -> impl Iterator<Item = &'static str> {
+        Self::NAMES
+            .into_iter()
+            .filter(move |(c, _)| self.contains(*c))
+            .map(|(_, n)| n)
+    }
+}
+
+impl core::ops::BitOr for Conventions {
+    type Output = Conventions;
+    fn bitor(self, o: Conventions) -> Conventions {
+        Conventions(self.0 | o.0)
+    }
+}
+
+impl core::ops::BitOrAssign for Conventions {
+    fn bitor_assign(&mut self, o: Conventions) {
+        self.0 |= o.0;
+    }
+}
+
+impl core::fmt::Display for Conventions {
+    fn fmt(&self, f: &mut core::fmt::Formatter<'_>) -> core::fmt::Result {
+        let mut first = true;
+        for n in self.names() {
+            if !first {
+                f.write_str("+")?;
+            }
+            first = false;
+            f.write_str(n)?;
+        }
+        if first {
+            f.write_str("none")?;
+        }
+        Ok(())
+    }
+}
+
+/// File names that servers conventionally serve for a directory (Apache
+/// `DirectoryIndex`, nginx `index`, IIS default documents).
+pub const DIRECTORY_INDEX_NAMES: [&str; 12] = [
+    "index.html",
+    "index.htm",
+    "index.php",
+    "index.shtml",
+    "index.asp",
+    "index.aspx",
+    "index.jsp",
+    "index.cgi",
+    "default.htm",
+    "default.html",
+    "default.asp",
+    "default.aspx",
+];
+
+/// The components of a rung-2 key that conventions look at.
+struct Parts<'a> {
+    scheme: &'a str,
+    userinfo: Option<&'a str>,
+    host: &'a str,
+    port: Option<&'a str>,
+    path: &'a str,
+    query: Option<&'a str>,
+}
+
+fn parts(key: &str) -> Option<Parts<'_>> {
+    let key = strip_fragment(key);
+    let m: Meta = split_trusted(key);
+    Some(Parts {
+        scheme: m.scheme(key)?,
+        userinfo: m.userinfo(key),
+        host: m.host(key)?,
+        port: m.port(key).filter(|p| !p.is_empty()),
+        path: m.path(key),
+        query: m.query(key),
+    })
+}
+
+fn strip_fragment(key: &str) -> &str {
+    key.split_once('#').map_or(key, |(k, _)| k)
+}
+
+/// The origin of a rung-2 key (`scheme://authority`): what host-level
+/// conventions are kept by.
+pub fn origin(key: &str) -> Option<&str> {
+    let key = strip_fragment(key);
+    let m = split_trusted(key);
+    let auth = m.authority(key)?;
+    let end = m.scheme(key)?.len() + 3 + auth.len();
+    key.get(..end)
+}
+
+/// How `to` differs from `from` in the path, or `None` when the paths are
+/// not conventional aliases. Compares exactly, then ASCII
+/// case-insensitively (adding [`Conventions::PATH_CASE`]).
+fn path_diff(from: &str, to: &str) -> Option<Conventions> {
+    fn exact(f: &str, t: &str) -> Option<Conventions> {
+        if f == t {
+            return Some(Conventions::default());
+        }
+        if t.len() == f.len() + 1 && t.starts_with(f) && t.ends_with('/') && !f.is_empty() {
+            return Some(Conventions::SLASH_ADDED);
+        }
+        if f.len() == t.len() + 1 && f.starts_with(t) && f.ends_with('/') && !t.is_empty() {
+            return Some(Conventions::SLASH_REMOVED);
+        }
+        let (dir, file) = if t.len() < f.len() { (t, f) } else { (f, t) };
+        if dir.ends_with('/') && file.starts_with(dir) {
+            let name = &file[dir.len()..];
+            if DIRECTORY_INDEX_NAMES.contains(&name) {
+                return Some(Conventions::DIRECTORY_INDEX);
+            }
+        }
+        None
+    }
+    if let Some(c) = exact(from, to) {
+        return Some(c);
+    }
+    let (lf, lt) = (from.to_ascii_lowercase(), to.to_ascii_lowercase());
+    exact(&lf, &lt).map(|c| c | Conventions::PATH_CASE)
+}
+
+/// Whether the parameters of `to` are those of `from` with some (not all)
+/// left out, the rest in the same order.
+fn query_dropped(from: Option<&str>, to: Option<&str>) -> Option<bool> {
+    if from == to {
+        return Some(false);
+    }
+    fn params(q: Option<&str>) -> Vec<&str> {
+        q.map(|q| q.split('&').filter(|p| !p.is_empty()).collect())
+            .unwrap_or_default()
+    }
+    let (f, t) = (params(from), params(to));
+    if t.is_empty() && !f.is_empty() {
+        // Dropping the whole query (`/search?q=x` -> `/search`) goes to
+        // another resource as often as not: a move, not a convention.
+        return None;
+    }
+    if t.len() > f.len() {
+        return None;
+    }
+    let mut it = f.iter();
+    for p in &t {
+        it.find(|x| *x == p)?;
+    }
+    Some(true)
+}
+
+/// The conventional differences between the rung-2 keys `from` and `to`
+/// of a redirect, or `None` when the redirect is not conventional (a move,
+/// or no difference at all). Fragments are ignored (RFC 9110 §10.2.2: a
+/// redirect keeps the request's fragment).
+///
+/// Conventional: the scheme equal or `http` -> `https`; userinfo and port
+/// equal; the host equal or differing by one leading `www.`; the path
+/// equal or differing by a trailing slash, ASCII case or a
+/// [directory index](DIRECTORY_INDEX_NAMES); the query equal or with some
+/// of its `&`-separated parameters dropped (at least one kept). Several
+/// may hold at once (`http://example.com/a` -> `https://www.example.com/a/`
+/// is the common case).
+pub fn classify(from: &str, to: &str) -> Option<Conventions> {
+    let (f, t) = (parts(from)?, parts(to)?);
+    let mut c = Conventions::default();
+    if f.scheme != t.scheme {
+        if f.scheme == "http" && t.scheme == "https" {
+            c |= Conventions::HTTPS_UPGRADE;
+        } else {
+            return None;
+        }
+    }
+    if f.userinfo != t.userinfo || f.port != t.port {
+        return None;
+    }
+    if f.host != t.host {
+        if t.host.strip_prefix("www.") == Some(f.host) && !f.host.is_empty() {
+            c |= Conventions::WWW_ADDED;
+        } else if f.host.strip_prefix("www.") == Some(t.host) && !t.host.is_empty() {
+            c |= Conventions::WWW_REMOVED;
+        } else {
+            return None;
+        }
+    }
+    c |= path_diff(f.path, t.path)?;
+    if query_dropped(f.query, t.query)? {
+        c |= Conventions::QUERY_DROPPED;
+    }
+    (!c.is_empty()).then_some(c)
+}
+
+/// Whether a host-level convention `c` could apply to `key` at all.
+fn applicable(c: Conventions, p: &Parts<'_>) -> bool {
+    match c {
+        Conventions::HTTPS_UPGRADE => p.scheme == "http",
+        Conventions::WWW_ADDED => !p.host.starts_with("www.") && !p.host.starts_with('['),
+        Conventions::WWW_REMOVED => p.host.starts_with("www.") && p.host.len() > 4,
+        Conventions::SLASH_ADDED => !p.path.is_empty() && !p.path.ends_with('/'),
+        _ => false,
+    }
+}
+
+/// `key` with the host-level convention `c` applied (`None` when it does
+/// not apply).
+pub fn apply_convention(key: &str, c: Conventions) -> Option<String> {
+    let p = parts(key)?;
+    if !applicable(c, &p) {
+        return None;
+    }
+    let key = strip_fragment(key);
+    let m = split_trusted(key);
+    let mut out = String::with_capacity(key.len() + 5);
+    let auth = m.authority(key)?;
+    let auth_start = p.scheme.len() + 3;
+    let after_auth = &key[auth_start + auth.len()..];
+    let path_end = auth_start + auth.len() + p.path.len();
+    match c {
+        Conventions::HTTPS_UPGRADE => {
+            out.push_str("https");
+            out.push_str(&key[p.scheme.len()..]);
+        }
+        Conventions::WWW_ADDED | Conventions::WWW_REMOVED => {
+            out.push_str(&key[..auth_start]);
+            if let Some(u) = p.userinfo {
+                out.push_str(u);
+                out.push('@');
+            }
+            if c == Conventions::WWW_ADDED {
+                out.push_str("www.");
+                out.push_str(p.host);
+            } else {
+                out.push_str(&p.host[4..]);
+            }
+            if let Some(port) = p.port {
+                out.push(':');
+                out.push_str(port);
+            }
+            out.push_str(after_auth);
+        }
+        _ => {
+            out.push_str(&key[..path_end]);
+            out.push('/');
+            out.push_str(&key[path_end..]);
+        }
+    }
+    Some(out)
+}
+
+/// Whether the redirect `from` -> `to` shows the host-level convention `c`
+/// (possibly among others).
+fn shows(c: Conventions, f: &Parts<'_>, t: &Parts<'_>) -> bool {
+    match c {
+        Conventions::HTTPS_UPGRADE => f.scheme == "http" && t.scheme == "https",
+        Conventions::WWW_ADDED => t.host.strip_prefix("www.") == Some(f.host),
+        Conventions::WWW_REMOVED => f.host.strip_prefix("www.") == Some(t.host),
+        Conventions::SLASH_ADDED => {
+            t.path.len() == f.path.len() + 1 && t.path.starts_with(f.path) && t.path.ends_with('/')
+        }
+        _ => false,
+    }
+}
+
+/// A host-level convention of one origin and the evidence for it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub struct HostConvention {
+    /// One of [`Conventions::HOST_LEVEL`].
+    pub convention: Conventions,
+    /// Distinct URLs of the origin whose latest observation is a permanent
+    /// conventional redirect showing it.
+    pub support: u32,
+    /// Distinct URLs of the origin where it could apply and whose latest
+    /// observation does not show it (served, an error, a redirect
+    /// elsewhere). One is enough to keep the convention from applying.
+    pub contradictions: u32,
+}
+
+/// Counts, per origin, the support and the contradictions of each
+/// host-level convention from the latest observation of each distinct
+/// URL. Feed it each source key once.
+#[derive(Clone, Debug, Default)]
+pub struct HostTally {
+    map: HashMap<String, [(u32, u32); 4]>,
+}
+
+impl HostTally {
+    /// Counts the latest observation of `source` (a rung-2 key): its
+    /// `status` and, for a redirect, its `target` (a rung-2 key). A
+    /// redirect with an unknown target decides nothing and is not counted.
+    pub fn add(&mut self, source: &str, status: u16, target: Option<&str>) {
+        let is_redirect = (300..400).contains(&status);
+        if is_redirect && target.is_none() {
+            return;
+        }
+        let (Some(f), Some(o)) = (parts(source), origin(source)) else {
+            return;
+        };
+        let t = target.and_then(parts);
+        let conventional =
+            matches!(status, 301 | 308) && target.is_some_and(|t| classify(source, t).is_some());
+        let mut row = None;
+        for (i, c) in Conventions::HOST_LEVEL.into_iter().enumerate() {
+            if !applicable(c, &f) {
+                continue;
+            }
+            let shown = t.as_ref().is_some_and(|t| shows(c, &f, t));
+            let r = row.get_or_insert_with(|| {
+                if !self.map.contains_key(o) {
+                    self.map.insert(o.to_owned(), [(0, 0); 4]);
+                }
+                o
+            });
+            let e = &mut self.map.get_mut(*r).expect("inserted above")[i];
+            if shown && conventional {
+                e.0 += 1;
+            } else if !shown && (!is_redirect || matches!(status, 301 | 308)) {
+                // A temporary redirect is no statement about the URL; a
+                // permanent one, a final answer or an error that does not
+                // show the convention contradicts it.
+                e.1 += 1;
+            }
+        }
+    }
+
+    /// The conventions recorded for `origin` (support or contradictions
+    /// non-zero).
+    pub fn conventions(&self, origin: &str) -> Vec<HostConvention> {
+        self.map.get(origin).map(row).unwrap_or_default()
+    }
+
+    /// Every origin and its conventions.
+    pub fn into_map(self) -> HashMap<String, Vec<HostConvention>> {
+        self.map.into_iter().map(|(k, r)| (k, row(&r))).collect()
+    }
+}
+
+fn row(r: &[(u32, u32); 4]) -> Vec<HostConvention> {
+    Conventions::HOST_LEVEL
+        .into_iter()
+        .zip(r)
+        .filter(|(_, (s, c))| *s > 0 || *c > 0)
+        .map(|(convention, &(support, contradictions))| HostConvention {
+            convention,
+            support,
+            contradictions,
+        })
+        .collect()
+}
+
+/// The observation about a URL that decides its rung-3 edge: the latest
+/// one with a status (and, for a redirect, a known target).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Observed {
+    /// HTTP status.
+    pub status: u16,
+    /// Redirect target (a rung-2 key, or any reference the normalizer
+    /// accepts; it is normalized again).
+    pub target: Option<String>,
+    /// 14-digit UTC timestamp, as recorded.
+    pub time: Option<String>,
+    /// The file (or other source) it was read from.
+    pub source: String,
+    /// Byte offset of the record in that source.
+    pub offset: u64,
+    /// Other observations of the same URL that say something else (another
+    /// status or target), in a line each: the latest wins, this reports
+    /// the disagreement.
+    pub disagreements: Vec<String>,
+}
+
+/// Where rung 3 gets its evidence. Keys are rung-2 `uri` forms without
+/// fragment ([`evidence_key`]).
+pub trait Evidence {
+    /// The latest deciding observation of `key`, if any.
+    fn latest(&self, key: &str) -> Option<Observed>;
+    /// The host-level conventions recorded for an [`origin`].
+    fn host_conventions(&self, origin: &str) -> Vec<HostConvention>;
+}
+
+impl<T: Evidence + ?Sized> Evidence for &T {
+    fn latest(&self, key: &str) -> Option<Observed> {
+        (**self).latest(key)
+    }
+    fn host_conventions(&self, origin: &str) -> Vec<HostConvention> {
+        (**self).host_conventions(origin)
+    }
+}
+
+impl<T: Evidence + ?Sized> Evidence for std::sync::Arc<T> {
+    fn latest(&self, key: &str) -> Option<Observed> {
+        (**self).latest(key)
+    }
+    fn host_conventions(&self, origin: &str) -> Vec<HostConvention> {
+        (**self).host_conventions(origin)
+    }
+}
+
+/// No evidence: rung 3 is rung 2.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct NoEvidence;
+
+impl Evidence for NoEvidence {
+    fn latest(&self, _: &str) -> Option<Observed> {
+        None
+    }
+    fn host_conventions(&self, _: &str) -> Vec<HostConvention> {
+        Vec::new()
+    }
+}
+
+/// The evidence key of a URL: its rung-2 `uri` normal form without the
+/// fragment (what the store is keyed by).
+pub fn evidence_key(url: &str) -> Result<String, ParseError> {
+    thread_local! {
+        static N2: Normalizer = Normalizer::new(Options {
+            ignore_fragment: true,
+            ..Options::new(Rung::Scheme, Form::Uri)
+        });
+    }
+    N2.with(|n| n.normalize(url).map(Cow::into_owned))
+}
+
+/// One observation before it is reduced to the latest of its URL.
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct RawObservation {
+    /// The URL as recorded.
+    pub url: String,
+    /// HTTP status.
+    pub status: u16,
+    /// Redirect target (resolved).
+    pub target: Option<String>,
+    /// 14-digit timestamp.
+    pub time: Option<String>,
+    /// Source name.
+    pub source: String,
+    /// Offset in the source.
+    pub offset: u64,
+}
+
+impl RawObservation {
+    /// A redirect; `target` is resolved against `url` (RFC 3986 §5.2).
+    pub fn redirect(url: &str, status: u16, target: &str) -> Self {
+        let resolved = crate::resolve::resolve(url, target).ok();
+        RawObservation {
+            url: url.to_owned(),
+            status,
+            target: resolved,
+            ..Default::default()
+        }
+    }
+
+    /// A final answer (no redirect).
+    pub fn status(url: &str, status: u16) -> Self {
+        RawObservation {
+            url: url.to_owned(),
+            status,
+            ..Default::default()
+        }
+    }
+
+    /// With a time.
+    pub fn at(mut self, time: &str) -> Self {
+        self.time = Some(time.to_owned());
+        self
+    }
+}
+
+/// Evidence held in memory: add observations, then [`build`](Self::build).
+#[derive(Clone, Debug, Default)]
+pub struct MemoryEvidence {
+    raw: Vec<RawObservation>,
+}
+
+/// [`MemoryEvidence`] reduced to the latest observation of each key.
+#[derive(Clone, Debug, Default)]
+pub struct BuiltEvidence {
+    latest: HashMap<String, Observed>,
+    hosts: HashMap<String, Vec<HostConvention>>,
+}
+
+impl MemoryEvidence {
+    /// Adds one observation.
+    pub fn add(&mut self, o: RawObservation) {
+        self.raw.push(o);
+    }
+
+    /// The latest deciding observation of each key and the host tally.
+    /// Observations whose URL does not parse, and redirects without a
+    /// target, decide nothing and are left out.
+    pub fn build(&self) -> BuiltEvidence {
+        let mut by_key: HashMap<String, Vec<&RawObservation>> = HashMap::new();
+        for o in &self.raw {
+            if (300..400).contains(&o.status) && o.target.is_none() {
+                continue;
+            }
+            if let Ok(k) = evidence_key(&o.url) {
+                by_key.entry(k).or_default().push(o);
+            }
+        }
+        let mut latest = HashMap::new();
+        let mut tally = HostTally::default();
+        for (k, obs) in by_key {
+            // The latest: by time (none first), then source and offset, so
+            // that the same observations give the same answer in any order.
+            let best = obs
+                .iter()
+                .copied()
+                .max_by(|a, b| (&a.time, &a.source, a.offset).cmp(&(&b.time, &b.source, b.offset)))
+                .expect("non-empty");
+            let target = best.target.as_deref().and_then(|t| evidence_key(t).ok());
+            let disagreements = obs
+                .iter()
+                .filter(|o| {
+                    o.status != best.status
+                        || o.target.as_deref().and_then(|t| evidence_key(t).ok()) != target
+                })
+                .map(|o| {
+                    describe(
+                        o.status,
+                        o.target.as_deref(),
+                        o.time.as_deref(),
+                        &o.source,
+                        o.offset,
+                    )
+                })
+                .collect();
+            tally.add(&k, best.status, target.as_deref());
+            latest.insert(
+                k,
+                Observed {
+                    status: best.status,
+                    target,
+                    time: best.time.clone(),
+                    source: best.source.clone(),
+                    offset: best.offset,
+                    disagreements,
+                },
+            );
+        }
+        BuiltEvidence {
+            latest,
+            hosts: tally.into_map(),
+        }
+    }
+}
+
+/// One observation in one line: `301 -> TARGET at TIME (SOURCE@OFFSET)`.
+pub fn describe(
+    status: u16,
+    target: Option<&str>,
+    time: Option<&str>,
+    source: &str,
+    offset: u64,
+) -> String {
+    let mut s = status.to_string();
+    if let Some(t) = target {
+        s.push_str(" -> ");
+        s.push_str(t);
+    }
+    s.push_str(" at ");
+    s.push_str(time.unwrap_or("unknown time"));
+    s.push_str(&format!(" ({source}@{offset})"));
+    s
+}
+
+impl Evidence for BuiltEvidence {
+    fn latest(&self, key: &str) -> Option<Observed> {
+        self.latest.get(key).cloned()
+    }
+    fn host_conventions(&self, origin: &str) -> Vec<HostConvention> {
+        self.hosts.get(origin).cloned().unwrap_or_default()
+    }
+}
+
+/// How rung 3 follows evidence.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct ProtocolOptions {
+    /// Which redirects are edges (default `conventional`).
+    pub redirects: RedirectPolicy,
+    /// Minimum support of a host-level convention (default 3; 0 turns
+    /// host-level conventions off).
+    pub min_host_support: u32,
+}
+
+impl Default for ProtocolOptions {
+    fn default() -> Self {
+        ProtocolOptions {
+            redirects: RedirectPolicy::Conventional,
+            min_host_support: DEFAULT_MIN_HOST_SUPPORT,
+        }
+    }
+}
+
+/// Why a hop was taken.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum HopKind {
+    /// A recorded redirect.
+    Recorded(Observed),
+    /// Host-level conventions of the origin, with their support.
+    Inferred(Vec<HostConvention>),
+}
+
+/// One edge of a chain.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Hop {
+    /// Rung-2 key.
+    pub from: String,
+    /// Rung-2 key.
+    pub to: String,
+    /// The conventions the hop shows (`None`: not conventional, an edge
+    /// only under a wider policy).
+    pub conventions: Option<Conventions>,
+    /// The record or the inference behind it.
+    pub kind: HopKind,
+}
+
+/// How a chain ended.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Stop {
+    /// At a key with no edge.
+    End,
+    /// On a cycle: the end is its smallest key.
+    Cycle,
+    /// After [`MAX_HOPS`] with more to go: decides nothing, the end is the
+    /// start.
+    TooLong,
+}
+
+/// The chain of a key: every hop, where it ends, and the observation that
+/// stopped it.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Chain {
+    /// Rung-2 key the chain starts at.
+    pub start: String,
+    /// The hops followed.
+    pub hops: Vec<Hop>,
+    /// The rung-3 key.
+    pub end: String,
+    /// How it ended.
+    pub stop: Stop,
+    /// The observation of the end (or of a key where a non-edge stopped
+    /// the chain), when there is one: why the chain stops there.
+    pub last: Option<Observed>,
+}
+
+impl Chain {
+    /// Whether any evidence changed the key.
+    pub fn changed(&self) -> bool {
+        self.end != self.start
+    }
+}
+
+/// The verdict of a rung-3 comparison.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum Verdict {
+    /// Equivalent at this rung of the ladder already (no evidence needed).
+    Ladder(Rung),
+    /// Equivalent at rung 3 only: both chains end at the same key.
+    Protocol(Box<(Chain, Chain)>),
+    /// Different.
+    Different(Box<(Chain, Chain)>),
+}
+
+/// Rung 3: a rung-2 [`Normalizer`] plus [`Evidence`].
+#[derive(Clone, Debug)]
+pub struct Protocol<E> {
+    /// The user's options at rung 2 in `uri` form.
+    uri: Normalizer,
+    /// The same in `iri` form, for `iri` output.
+    iri: Option<Normalizer>,
+    evidence: E,
+    opts: ProtocolOptions,
+}
+
+impl<E: Evidence> Protocol<E> {
+    /// Rung 3 with these ladder options (the rung is raised to `scheme`;
+    /// the form is the output form) over `evidence`.
+    pub fn new(opts: Options, evidence: E, popts: ProtocolOptions) -> Self {
+        let o = Options {
+            rung: Rung::Scheme,
+            ..opts
+        };
+        let iri = (o.form == Form::Iri).then(|| Normalizer::new(o.clone()));
+        Protocol {
+            uri: Normalizer::new(Options {
+                form: Form::Uri,
+                ..o
+            }),
+            iri,
+            evidence,
+            opts: popts,
+        }
+    }
+
+    /// Resolves every relative reference against `base` first (as
+    /// [`Normalizer::with_base`]).
+    pub fn with_base(mut self, base: &str) -> Result<Self, ParseError> {
+        self.uri = self.uri.with_base(base)?;
+        if let Some(i) = self.iri.take() {
+            self.iri = Some(i.with_base(base)?);
+        }
+        Ok(self)
+    }
+
+    /// The evidence.
+    pub fn evidence(&self) -> &E {
+        &self.evidence
+    }
+
+    /// The options.
+    pub fn options(&self) -> ProtocolOptions {
+        self.opts
+    }
+
+    /// The next key from `key`: a recorded edge, or an inferred one when
+    /// nothing about `key` is recorded. The second value is the
+    /// observation that decided there is no edge.
+    fn next(&self, key: &str) -> (Option<Hop>, Option<Observed>) {
+        if let Some(o) = self.evidence.latest(key) {
+            let target = o.target.as_deref().and_then(|t| evidence_key(t).ok());
+            return match target {
+                Some(t) if t != key && self.opts.redirects.is_edge(o.status, key, &t) => (
+                    Some(Hop {
+                        from: key.to_owned(),
+                        conventions: classify(key, &t),
+                        to: t,
+                        kind: HopKind::Recorded(o),
+                    }),
+                    None,
+                ),
+                _ => (None, Some(o)),
+            };
+        }
+        if self.opts.min_host_support == 0 {
+            return (None, None);
+        }
+        let Some(origin) = origin(key) else {
+            return (None, None);
+        };
+        let conv = self.evidence.host_conventions(origin);
+        if conv.is_empty() {
+            return (None, None);
+        }
+        let mut cur = key.to_owned();
+        let mut used = Vec::new();
+        // Fixed order (Conventions::HOST_LEVEL) so the result does not
+        // depend on the store's order.
+        for c in Conventions::HOST_LEVEL {
+            let Some(h) = conv.iter().find(|h| {
+                h.convention == c
+                    && h.contradictions == 0
+                    && h.support >= self.opts.min_host_support
+            }) else {
+                continue;
+            };
+            if let Some(next) = apply_convention(&cur, c) {
+                cur = next;
+                used.push(*h);
+            }
+        }
+        match evidence_key(&cur) {
+            Ok(to) if to != key && !used.is_empty() => (
+                Some(Hop {
+                    from: key.to_owned(),
+                    conventions: classify(key, &to),
+                    to,
+                    kind: HopKind::Inferred(used),
+                }),
+                None,
+            ),
+            _ => (None, None),
+        }
+    }
+
+    /// Follows the chain from a rung-2 key.
+    pub fn chain_of_key(&self, start: &str) -> Chain {
+        let mut hops: Vec<Hop> = Vec::new();
+        let mut cur = start.to_owned();
+        loop {
+            let (hop, last) = self.next(&cur);
+            let Some(hop) = hop else {
+                return Chain {
+                    start: start.to_owned(),
+                    end: cur,
+                    hops,
+                    stop: Stop::End,
+                    last,
+                };
+            };
+            if let Some(pos) = std::iter::once(start)
+                .chain(hops.iter().map(|h| h.to.as_str()))
+                .position(|k| k == hop.to)
+            {
+                // The cycle is the keys from `pos` on: it ends at the
+                // smallest, the same key from wherever the cycle is entered.
+                let end = std::iter::once(start)
+                    .chain(hops.iter().map(|h| h.to.as_str()))
+                    .skip(pos)
+                    .min()
+                    .unwrap_or(start)
+                    .to_owned();
+                hops.push(hop);
+                return Chain {
+                    start: start.to_owned(),
+                    end,
+                    hops,
+                    stop: Stop::Cycle,
+                    last: None,
+                };
+            }
+            if hops.len() == MAX_HOPS {
+                return Chain {
+                    start: start.to_owned(),
+                    end: start.to_owned(),
+                    hops,
+                    stop: Stop::TooLong,
+                    last: None,
+                };
+            }
+            cur.clone_from(&hop.to);
+            hops.push(hop);
+        }
+    }
+
+    /// The `uri`-form rung-2 normal form of `input` split into the
+    /// evidence key and the fragment (with its `#`).
+    fn split(&self, input: &str) -> Result<(String, String), ParseError> {
+        let n = self.uri.normalize(input)?;
+        Ok(match n.find('#') {
+            Some(i) => (n[..i].to_owned(), n[i..].to_owned()),
+            None => (n.into_owned(), String::new()),
+        })
+    }
+
+    /// The chain of `input`.
+    pub fn chain(&self, input: &str) -> Result<Chain, ParseError> {
+        let (k, _) = self.split(input)?;
+        Ok(self.chain_of_key(&k))
+    }
+
+    /// The rung-3 normal form in the normalizer's form. The fragment of
+    /// the input is kept (RFC 9110 §10.2.2: a redirect without a fragment
+    /// inherits the request's).
+    pub fn normalize(&self, input: &str) -> Result<String, ParseError> {
+        let mut out = String::new();
+        self.normalize_into(input, &mut out)?;
+        Ok(out)
+    }
+
+    /// [`Protocol::normalize`], appended to `out`.
+    pub fn normalize_into(&self, input: &str, out: &mut String) -> Result<(), ParseError> {
+        let (k, frag) = self.split(input)?;
+        let chain = self.chain_of_key(&k);
+        match &self.iri {
+            None => {
+                out.push_str(&chain.end);
+                out.push_str(&frag);
+            }
+            Some(iri) => {
+                let mut s = chain.end;
+                s.push_str(&frag);
+                out.push_str(&iri.normalize(&s)?);
+            }
+        }
+        Ok(())
+    }
+
+    /// The rung-3 comparison key: the rung-2 key of the end of the chain.
+    pub fn key_into(&self, input: &str, out: &mut String) -> Result<(), ParseError> {
+        let (k, frag) = self.split(input)?;
+        let mut s = self.chain_of_key(&k).end;
+        s.push_str(&frag);
+        self.uri.key_into(&s, out)
+    }
+
+    /// [`Protocol::key_into`] in a new string.
+    pub fn key(&self, input: &str) -> Result<String, ParseError> {
+        let mut s = String::new();
+        self.key_into(input, &mut s)?;
+        Ok(s)
+    }
+
+    /// Compares `a` and `b`: the lowest ladder rung at which they are
+    /// equal, else rung 3 with both chains, else different.
+    pub fn compare(&self, a: &str, b: &str) -> Result<Verdict, CompareError> {
+        if let Some(r) = self.uri.compare(a, b)? {
+            return Ok(Verdict::Ladder(r));
+        }
+        let ca = self.chain(a).map_err(|error| CompareError {
+            side: Side::A,
+            error,
+        })?;
+        let cb = self.chain(b).map_err(|error| CompareError {
+            side: Side::B,
+            error,
+        })?;
+        let (ka, kb) = (
+            self.key(a).map_err(|error| CompareError {
+                side: Side::A,
+                error,
+            })?,
+            self.key(b).map_err(|error| CompareError {
+                side: Side::B,
+                error,
+            })?,
+        );
+        Ok(if ka == kb {
+            Verdict::Protocol(Box::new((ca, cb)))
+        } else {
+            Verdict::Different(Box::new((ca, cb)))
+        })
+    }
+}
+
+#[cfg(test)]
+mod tests;

@@ -1,0 +1,111 @@
+//! Property tests of rung 3 (LADDER.md "Rung 3", "Invariants" 1 and 3) over
+//! arbitrary in-memory evidence: idempotent, monotone over rung 2, chains
+//! end (cycles, the hop limit), and no evidence means rung 2.
+
+use irinorm::ladder::{Normalizer, Options};
+use irinorm::protocol::{
+    MemoryEvidence, Protocol, ProtocolOptions, RawObservation, RedirectPolicy, Stop, MAX_HOPS,
+};
+use proptest::prelude::*;
+
+/// A small universe of URLs so that random observations form chains,
+/// cycles and host conventions, in spellings that differ at rung 2.
+fn url() -> impl Strategy<Value = String> {
+    (
+        prop::sample::select(vec!["http", "https", "HTTP"]),
+        prop::sample::select(vec![
+            "a.example",
+            "www.a.example",
+            "B.example",
+            "a.example:80",
+        ]),
+        prop::sample::select(vec![
+            "",
+            "/",
+            "/x",
+            "/x/",
+            "/X",
+            "/x/index.html",
+            "/%7ey",
+            "/./x",
+        ]),
+        prop::sample::select(vec!["", "?id=1", "?sid=2&id=1", "#f"]),
+    )
+        .prop_map(|(s, h, p, q)| format!("{s}://{h}{p}{q}"))
+}
+
+fn observation() -> impl Strategy<Value = RawObservation> {
+    (
+        url(),
+        prop::sample::select(vec![200u16, 404, 301, 302, 303, 307, 308]),
+        prop::option::of(url()),
+        prop::option::of(prop::sample::select(vec![
+            "20200101000000",
+            "20210101000000",
+            "20220101000000",
+        ])),
+        0u64..4,
+    )
+        .prop_map(|(u, status, target, time, offset)| RawObservation {
+            url: u,
+            status,
+            target: if (300..400).contains(&status) {
+                target
+            } else {
+                None
+            },
+            time: time.map(str::to_owned),
+            source: "gen".to_owned(),
+            offset,
+        })
+}
+
+fn policy() -> impl Strategy<Value = ProtocolOptions> {
+    (prop::sample::select(RedirectPolicy::ALL.to_vec()), 0u32..4).prop_map(
+        |(redirects, min_host_support)| ProtocolOptions {
+            redirects,
+            min_host_support,
+        },
+    )
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(512))]
+
+    #[test]
+    fn idempotent_monotone_and_terminating(
+        obs in prop::collection::vec(observation(), 0..40),
+        opts in policy(),
+        a in url(),
+        b in url(),
+    ) {
+        let mut m = MemoryEvidence::default();
+        for o in obs {
+            m.add(o);
+        }
+        let p = Protocol::new(Options::default(), m.build(), opts);
+        let n2 = Normalizer::default();
+        for x in [&a, &b] {
+            let once = p.normalize(x).unwrap();
+            prop_assert_eq!(p.normalize(&once).unwrap(), once.clone(), "not idempotent on {}", x);
+            prop_assert_eq!(p.key(&once).unwrap(), p.key(x).unwrap());
+            let ch = p.chain(x).unwrap();
+            prop_assert!(ch.hops.len() <= MAX_HOPS + 1);
+            if ch.stop == Stop::TooLong {
+                prop_assert_eq!(&ch.end, &ch.start);
+            }
+        }
+        // Monotone: equal at rung 2 implies equal at rung 3.
+        if n2.key(&a).unwrap() == n2.key(&b).unwrap() {
+            prop_assert_eq!(p.key(&a).unwrap(), p.key(&b).unwrap());
+        }
+    }
+
+    #[test]
+    fn no_evidence_is_rung2(a in url(), opts in policy()) {
+        let p = Protocol::new(Options::default(), MemoryEvidence::default().build(), opts);
+        let n2 = Normalizer::default();
+        prop_assert_eq!(p.normalize(&a).unwrap(), n2.normalize(&a).unwrap().into_owned());
+        prop_assert_eq!(p.key(&a).unwrap(), n2.key(&a).unwrap());
+    }
+}
