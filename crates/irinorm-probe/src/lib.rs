@@ -13,14 +13,16 @@
 pub mod config;
 pub mod failure;
 mod host_gate;
-pub mod observation;
 pub mod prober;
 mod robots;
 pub mod run;
+pub mod store_run;
 pub mod timestamp;
 
 pub use config::{parse_resolve, ProbeConfig, DEFAULT_USER_AGENT};
 pub use failure::Failure;
-pub use observation::{Observation, ObservationKind};
+/// The shared observation type (`irinorm_archive::Observation`, through the store crate).
+pub use irinorm_evidence::{Observation, ObservationKind};
 pub use prober::{Probed, Prober};
 pub use run::{run, rung2, InputUrl, ProbeRecord, Summary};
+pub use store_run::{probe_into_store, StoreRun};

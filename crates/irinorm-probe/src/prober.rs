@@ -15,9 +15,9 @@ use tokio::sync::{OnceCell, Semaphore};
 use crate::config::ProbeConfig;
 use crate::failure::{kind, Failure};
 use crate::host_gate::{HostGate, HostGates};
-use crate::observation::{Observation, ObservationKind};
 use crate::robots::{product_token, Robots, MAX_ROBOTS_BYTES, MAX_ROBOTS_REDIRECTS};
 use crate::timestamp::format14;
+use crate::{Observation, ObservationKind};
 
 /// What probing one URL gave.
 #[derive(Clone, Debug, Default, PartialEq, Eq)]

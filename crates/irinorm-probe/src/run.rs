@@ -11,8 +11,8 @@ use serde::Serialize;
 use tokio::task::JoinSet;
 
 use crate::failure::{kind, Failure};
-use crate::observation::{Observation, ObservationKind};
 use crate::prober::{Probed, Prober};
+use crate::{Observation, ObservationKind};
 
 /// The rung-2 `uri` normalizer without fragments (RFC 3986 §6.1: a fragment
 /// is never part of a request), by which URLs are deduplicated and requested.

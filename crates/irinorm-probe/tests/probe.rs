@@ -73,8 +73,8 @@ async fn redirect_chains_of_every_kind_are_recorded_hop_by_hop() {
         (
             "/www",
             301,
-            s.url("www.site.test", "/ok"),
-            s.url("www.site.test", "/ok"),
+            s.url("www.site.test", "/www"),
+            s.url("www.site.test", "/www"),
         ),
         ("/old", 301, u("/new"), u("/new")),
         ("/members", 302, u("/login"), u("/login")),
@@ -457,4 +457,109 @@ async fn nothing_outside_loopback() {
     let (p, pr) = probe_with(cfg(1), "http://192.0.2.1/").await;
     assert_eq!(p.failure.as_ref().unwrap().kind, kind::BLOCKED_ADDRESS);
     assert_eq!(pr.counters.requests.load(Ordering::Relaxed), 0);
+}
+
+/// The evidence of a probe run, stored, gives the rung-3 classes of
+/// LADDER.md: conventional permanent redirects are edges, moves are not
+/// (unless the policy is widened), loops end at their smallest key.
+#[test]
+fn probed_evidence_gives_rung_3_classes() {
+    use irinorm::ladder::Options;
+    use irinorm::protocol::{Protocol, ProtocolOptions, RedirectPolicy};
+    use irinorm_evidence::{Store, StoreEvidence};
+    use irinorm_probe::probe_into_store;
+
+    let rt = tokio::runtime::Runtime::new().unwrap();
+    let s = rt.block_on(TestServer::start());
+    let u = |p: &str| s.url("site.test", p);
+    let paths = [
+        "/data",
+        "/a/index.html",
+        "/Case",
+        "/q?sid=1&id=2",
+        "/www",
+        "/old",
+        "/members",
+        "/gone-home",
+        "/temporary",
+        "/loop1",
+        "/ok",
+        "/private/x",
+    ];
+    let dir = tempfile::tempdir().unwrap();
+    let db = dir.path().join("e.db");
+    let inputs = || {
+        paths.iter().enumerate().map(|(i, p)| InputUrl {
+            line: i as u64 + 1,
+            offset: 0,
+            text: u(p),
+        })
+    };
+    let mut failures = Vec::new();
+    let r = probe_into_store(&db, cfg(s.port()), inputs(), None, |rec| {
+        if let Some(f) = &rec.failure {
+            failures.push(f.kind);
+        }
+        Ok(())
+    })
+    .unwrap();
+    assert!(r.source.starts_with("probe:"), "{}", r.source);
+    failures.sort();
+    assert_eq!(failures, [kind::REDIRECT_LOOP, kind::ROBOTS]);
+    assert_eq!(r.ingest.inserted, r.summary.observations);
+    // 10 chains of two responses, /ok alone, the loop's two redirects.
+    assert_eq!(r.summary.observations, 2 * 9 + 1 + 2);
+    assert!(r.store_rejects.is_empty());
+
+    let store = Store::open(&db).unwrap();
+    let ev = StoreEvidence::load(&store).unwrap();
+    let rung3 = |policy| {
+        let p = Protocol::new(
+            Options::default(),
+            &ev,
+            ProtocolOptions {
+                redirects: policy,
+                min_host_support: 3,
+            },
+        );
+        move |path: &str| p.normalize(&u(path)).unwrap()
+    };
+    let conventional = rung3(RedirectPolicy::Conventional);
+    assert_eq!(conventional("/data"), u("/data/"));
+    assert_eq!(conventional("/a/index.html"), u("/a/"));
+    assert_eq!(conventional("/Case"), u("/case"));
+    assert_eq!(conventional("/q?sid=1&id=2"), u("/q?id=2"));
+    assert_eq!(conventional("/www"), s.url("www.site.test", "/www"));
+    for moved in ["/old", "/members", "/gone-home", "/temporary", "/loop1"] {
+        assert_eq!(conventional(moved), u(moved), "{moved}");
+    }
+    let permanent = rung3(RedirectPolicy::Permanent);
+    assert_eq!(permanent("/old"), u("/new"));
+    assert_eq!(permanent("/members"), u("/members"));
+    let all = rung3(RedirectPolicy::All);
+    assert_eq!(all("/members"), u("/login"));
+    assert_eq!(all("/temporary"), u("/new"));
+    // /loop1 <-> /loop2: the cycle ends at its smallest key.
+    assert_eq!(all("/loop2"), u("/loop1"));
+
+    // A second run with --max-age skips what was probed (only URLs with
+    // evidence: the robots-disallowed one is tried again).
+    let before = s.seen.hits.lock().unwrap().values().sum::<u64>();
+    let r2 = probe_into_store(
+        &db,
+        cfg(s.port()),
+        inputs(),
+        Some(Duration::from_secs(3600)),
+        |_| Ok(()),
+    )
+    .unwrap();
+    assert_ne!(r2.source, r.source);
+    assert_eq!(r2.summary.fresh, 11);
+    assert_eq!(r2.summary.probed, 1);
+    assert_eq!(r2.summary.failures.get(kind::ROBOTS), Some(&1));
+    // Only robots.txt was fetched again (a new run has a new cache).
+    let after = s.seen.hits.lock().unwrap().values().sum::<u64>();
+    assert_eq!(after - before, 1);
+    // Run 1 fetched it for site.test and for www.site.test (the /www hop).
+    assert_eq!(s.seen.hits("GET /robots.txt"), 3);
 }

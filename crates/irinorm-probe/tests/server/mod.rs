@@ -155,7 +155,8 @@ async fn route(method: &str, pq: &str, host: &str, hits: u64) -> Response {
         "/a/index.html" => redirect(301, "/a/"),
         "/Case" => redirect(308, "/case"),
         "/q?sid=1&id=2" => redirect(301, "/q?id=2"),
-        "/www" => redirect(301, &format!("http://www.site.test:{port}/ok")),
+        "/www" if host.starts_with("www.") => reply(200, None, None, "hello"),
+        "/www" => redirect(301, &format!("http://www.site.test:{port}/www")),
         "/to-https" => redirect(301, &format!("https://site.test:{port}/ok")),
         // Not conventional: moves, logins, home page, temporary kinds.
         "/old" => redirect(301, "/new"),
