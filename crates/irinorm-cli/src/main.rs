@@ -22,6 +22,7 @@ Examples:
   irinorm resolve --base 'http://a/b/c/d;p?q' ../g
   irinorm to-uri --idna 'http://bücher.example/ü'
   irinorm dedupe -i urls.txt.gz -o unique.txt.zst
+  irinorm probe -i urls.txt.gz --db evidence.db --rejects failed.jsonl
 
 Exit status: 0 when every input was accepted, 1 when any was rejected,
 2 for a usage error (or an input that cannot be read, an output that
@@ -53,6 +54,7 @@ enum Cmd {
     Resolve(cmd::resolve::Args),
     ToUri(cmd::to_uri::Args),
     ToIri(cmd::to_iri::Args),
+    Probe(cmd::probe::Args),
     /// Write a frontier of URLs with planted aliases and confusers (TSV
     /// with the true classes), for measuring deduplication quality.
     Frontier(irinorm_frontier::cli::GenerateArgs),
@@ -77,6 +79,7 @@ fn main() -> ExitCode {
         Cmd::Resolve(a) => cmd::resolve::run(a),
         Cmd::ToUri(a) => cmd::to_uri::run(a),
         Cmd::ToIri(a) => cmd::to_iri::run(a),
+        Cmd::Probe(a) => cmd::probe::run(a),
         Cmd::Dedupe(a) => cmd::dedupe::run(a),
         Cmd::Completions(a) => Ok(cmd::completions::run(a)),
         Cmd::Man(a) => cmd::man::run(a),

@@ -29,6 +29,8 @@ pub fn rung2() -> &'static Normalizer {
 /// One input line.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize)]
 pub struct InputUrl {
+    /// Index of the input (file) the line comes from.
+    pub source: usize,
     /// 1-based line number in its input.
     pub line: u64,
     /// Byte offset of the line's start in its (decompressed) input.

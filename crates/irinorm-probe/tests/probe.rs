@@ -329,6 +329,7 @@ async fn per_host_concurrency_never_exceeds_its_limit() {
         let inputs = (0..24u64).map(|i| {
             let host = ["site.test", "other.test"][(i % 2) as usize];
             InputUrl {
+                source: 0,
                 line: i + 1,
                 offset: 0,
                 text: s.url(host, &format!("/slowish/{per_host}/{i}")),
@@ -405,6 +406,7 @@ async fn a_run_dedupes_at_rung_2_skips_fresh_urls_and_loses_nothing() {
         u("/old"),
     ];
     let inputs = lines.iter().enumerate().map(|(i, t)| InputUrl {
+        source: 0,
         line: i as u64 + 1,
         offset: 0,
         text: t.clone(),
@@ -490,6 +492,7 @@ fn probed_evidence_gives_rung_3_classes() {
     let db = dir.path().join("e.db");
     let inputs = || {
         paths.iter().enumerate().map(|(i, p)| InputUrl {
+            source: 0,
             line: i as u64 + 1,
             offset: 0,
             text: u(p),

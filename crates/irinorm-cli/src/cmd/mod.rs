@@ -11,6 +11,7 @@ pub(crate) mod man;
 pub(crate) mod normalize;
 pub(crate) mod parse;
 pub(crate) mod presets;
+pub(crate) mod probe;
 pub(crate) mod resolve;
 pub(crate) mod to_iri;
 pub(crate) mod to_uri;
