@@ -7,6 +7,8 @@ use serde::Serialize;
 pub mod kind {
     /// The input line is not a URI/IRI (RFC 3986/3987 grammar).
     pub const INVALID_URL: &str = "invalid-url";
+    /// The input line is not valid UTF-8.
+    pub const INVALID_UTF8: &str = "invalid-utf8";
     /// Not `http` or `https`.
     pub const UNSUPPORTED_SCHEME: &str = "unsupported-scheme";
     /// Refused by `--loopback-only`.

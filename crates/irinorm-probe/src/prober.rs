@@ -507,7 +507,7 @@ pub fn resolve_location(base: &str, location: &str) -> Option<String> {
 /// The next request of a chain: the rung-2 `uri` form of the resolved
 /// `Location`, without its fragment (never sent, RFC 9110 §7.1); None when
 /// it is not http(s).
-pub(crate) fn next_hop(resolved: &str) -> Option<String> {
+pub fn next_hop(resolved: &str) -> Option<String> {
     let n = crate::run::rung2().normalize(resolved).ok()?.into_owned();
     let scheme = n.split(':').next()?;
     matches!(scheme, "http" | "https").then_some(n)

@@ -35,8 +35,36 @@ pub struct InputUrl {
     pub line: u64,
     /// Byte offset of the line's start in its (decompressed) input.
     pub offset: u64,
-    /// The text of the line (without its line ending).
+    /// The text of the line (without its line ending); invalid UTF-8 made
+    /// U+FFFD.
     pub text: String,
+    /// Byte offset of the first invalid UTF-8 sequence of the line, if
+    /// any: the line is rejected (`invalid-utf8`).
+    pub bad_utf8_at: Option<usize>,
+}
+
+impl InputUrl {
+    /// A line from its bytes.
+    pub fn from_bytes(source: usize, line: u64, offset: u64, bytes: &[u8]) -> InputUrl {
+        InputUrl {
+            source,
+            line,
+            offset,
+            text: String::from_utf8_lossy(bytes).into_owned(),
+            bad_utf8_at: std::str::from_utf8(bytes).err().map(|e| e.valid_up_to()),
+        }
+    }
+
+    /// A line from text.
+    pub fn new(line: u64, text: impl Into<String>) -> InputUrl {
+        InputUrl {
+            source: 0,
+            line,
+            offset: 0,
+            text: text.into(),
+            bad_utf8_at: None,
+        }
+    }
 }
 
 /// What became of one input line that was probed or rejected.
@@ -151,11 +179,33 @@ where
     };
     for input in inputs {
         sum.read += 1;
-        let url = match rung2().normalize(&input.text) {
-            Ok(u) => u.into_owned(),
-            Err(e) => {
+        let parsed = match input.bad_utf8_at {
+            Some(at) => Err(Failure::new(
+                kind::INVALID_UTF8,
+                &input.text,
+                format!("invalid UTF-8 at byte {at}"),
+            )),
+            None => rung2()
+                .normalize(&input.text)
+                .map_err(|e| Failure::new(kind::INVALID_URL, &input.text, e.to_string()))
+                .and_then(|u| {
+                    // A rung-2 `uri` form parses as `URI` iff it has a scheme.
+                    irinorm::parse(&u, irinorm::Grammar::Uri)
+                        .map(|_| u.into_owned())
+                        .map_err(|_| {
+                            Failure::new(
+                                kind::INVALID_URL,
+                                &input.text,
+                                "a relative reference: probing needs an absolute http(s) URL",
+                            )
+                        })
+                }),
+        };
+        let url = match parsed {
+            Ok(u) => u,
+            Err(f) => {
                 let mut rec = ProbeRecord {
-                    failure: Some(Failure::new(kind::INVALID_URL, &input.text, e.to_string())),
+                    failure: Some(f),
                     input,
                     url: None,
                     observations: Vec::new(),
@@ -216,7 +266,7 @@ where
 
 /// Kinds decided before any request.
 fn pre_probe(k: &str) -> bool {
-    k == kind::INVALID_URL || k == kind::UNSUPPORTED_SCHEME
+    k == kind::INVALID_URL || k == kind::INVALID_UTF8 || k == kind::UNSUPPORTED_SCHEME
 }
 
 fn record(done: Result<(InputUrl, String, Probed), tokio::task::JoinError>) -> ProbeRecord {

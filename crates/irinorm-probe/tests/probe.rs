@@ -328,12 +328,7 @@ async fn per_host_concurrency_never_exceeds_its_limit() {
         let prober = Arc::new(Prober::new(c).unwrap());
         let inputs = (0..24u64).map(|i| {
             let host = ["site.test", "other.test"][(i % 2) as usize];
-            InputUrl {
-                source: 0,
-                line: i + 1,
-                offset: 0,
-                text: s.url(host, &format!("/slowish/{per_host}/{i}")),
-            }
+            InputUrl::new(i + 1, s.url(host, &format!("/slowish/{per_host}/{i}")))
         });
         let sum: Summary = run(prober, inputs, |_| false, |_| Ok::<(), ()>(()))
             .await
@@ -405,12 +400,14 @@ async fn a_run_dedupes_at_rung_2_skips_fresh_urls_and_loses_nothing() {
         "http://[::1".to_owned(),
         u("/old"),
     ];
-    let inputs = lines.iter().enumerate().map(|(i, t)| InputUrl {
-        source: 0,
-        line: i as u64 + 1,
-        offset: 0,
-        text: t.clone(),
-    });
+    let inputs = lines
+        .iter()
+        .enumerate()
+        .map(|(i, t)| InputUrl::new(i as u64 + 1, t.clone()))
+        .chain([
+            InputUrl::new(9, "/relative"),
+            InputUrl::from_bytes(0, 10, 0, b"http://site.test/\xff"),
+        ]);
     let prober = Arc::new(Prober::new(cfg(s.port())).unwrap());
     let mut records = Vec::new();
     let sum = run(
@@ -424,18 +421,19 @@ async fn a_run_dedupes_at_rung_2_skips_fresh_urls_and_loses_nothing() {
     )
     .await
     .unwrap();
-    assert_eq!(sum.read, 8);
+    assert_eq!(sum.read, 10);
     assert_eq!(sum.duplicates, 2);
     assert_eq!(sum.fresh, 1);
     assert_eq!(sum.probed, 2);
     assert_eq!(sum.redirected, 1);
-    assert_eq!(sum.failures.get(kind::INVALID_URL), Some(&2));
+    assert_eq!(sum.failures.get(kind::INVALID_URL), Some(&3));
+    assert_eq!(sum.failures.get(kind::INVALID_UTF8), Some(&1));
     assert_eq!(sum.failures.get(kind::UNSUPPORTED_SCHEME), Some(&1));
     assert_eq!(
         sum.read,
         sum.probed + sum.duplicates + sum.fresh + sum.failed()
     );
-    assert_eq!(records.len(), 5);
+    assert_eq!(records.len(), 7);
     assert_eq!(s.seen.any("/ok"), 1);
     assert_eq!(s.seen.any("/data"), 0);
     // Observations are numbered in the run, one number each.
@@ -491,12 +489,10 @@ fn probed_evidence_gives_rung_3_classes() {
     let dir = tempfile::tempdir().unwrap();
     let db = dir.path().join("e.db");
     let inputs = || {
-        paths.iter().enumerate().map(|(i, p)| InputUrl {
-            source: 0,
-            line: i as u64 + 1,
-            offset: 0,
-            text: u(p),
-        })
+        paths
+            .iter()
+            .enumerate()
+            .map(|(i, p)| InputUrl::new(i as u64 + 1, u(p)))
     };
     let mut failures = Vec::new();
     let r = probe_into_store(&db, cfg(s.port()), inputs(), None, |rec| {

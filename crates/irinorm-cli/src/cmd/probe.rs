@@ -208,14 +208,7 @@ impl Iterator for Lines {
                     let mut b = &self.buf[..];
                     b = b.strip_suffix(b"\n").unwrap_or(b);
                     b = b.strip_suffix(b"\r").unwrap_or(b);
-                    return Some(InputUrl {
-                        source: self.cur,
-                        line: self.line,
-                        offset: start,
-                        // Invalid UTF-8 becomes U+FFFD, which no IRI allows
-                        // (RFC 3987 ucschar): the line is rejected, not lost.
-                        text: String::from_utf8_lossy(b).into_owned(),
-                    });
+                    return Some(InputUrl::from_bytes(self.cur, self.line, start, b));
                 }
                 Err(e) => {
                     let msg = format!("{}: {e}", self.names[self.cur]);
