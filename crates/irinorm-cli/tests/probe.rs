@@ -131,7 +131,8 @@ fn probe_refuses_bad_options() {
         vec!["--concurrency", "0"],
         vec!["--timeout", "0"],
         vec!["--max-age", "3w"],
-        vec!["--digest", "0"],
+        vec!["--digest", "--digest-bytes", "0"],
+        vec!["--digest-bytes", "10"],
         vec!["--resolve", "h:80"],
         vec!["--rate", "-1"],
     ] {
@@ -143,4 +144,36 @@ fn probe_refuses_bad_options() {
         assert_eq!(out.status.code(), Some(2), "{bad:?}");
     }
     assert!(!dir.path().join("e.db").exists());
+}
+
+#[test]
+fn probe_digest_is_stored_like_a_warc_payload_digest() {
+    let (port, hits) = server();
+    let dir = tempfile::tempdir().unwrap();
+    let out = irinorm(dir.path())
+        .args(["probe", "--db", "e.db", "--loopback-only", "--digest", "-q"])
+        .arg(format!("http://127.0.0.1:{port}/a"))
+        .output()
+        .unwrap();
+    assert_eq!(
+        out.status.code(),
+        Some(0),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+    // -q: no summary.
+    assert!(out.stderr.is_empty());
+    let store = Store::open(&dir.path().join("e.db")).unwrap();
+    let end = store
+        .observations_of(&format!("http://127.0.0.1:{port}/a/"))
+        .unwrap();
+    // SHA-1 of the empty body, base32 (Python: base64.b32encode(hashlib.sha1(b"").digest())).
+    assert_eq!(
+        end[0].digest.as_deref(),
+        Some("sha1:3I42H3S6NNFQ2MSVX7XZKYAYSCX5QBYJ")
+    );
+    assert_eq!(end[0].status, Some(200));
+    let h = hits.lock().unwrap();
+    assert_eq!(h.get("GET /a/"), Some(&1));
+    assert_eq!(h.get("HEAD /a/"), None);
 }

@@ -55,11 +55,15 @@ pub(crate) struct Args {
     #[arg(long, value_name = "AGE", value_parser = parse_age)]
     max_age: Option<Duration>,
 
-    /// Hash the first N bytes of each final body (SHA-1, base32, as WARC
-    /// payload digests; requests are then GET). N defaults to 1 MiB.
-    #[arg(long, value_name = "N", num_args = 0..=1, default_missing_value = "1048576",
+    /// Hash the first --digest-bytes of each final body (SHA-1, base32, as
+    /// WARC payload digests); requests are then GET.
+    #[arg(long)]
+    digest: bool,
+
+    /// How much of each final body --digest hashes.
+    #[arg(long, value_name = "N", default_value_t = 1 << 20, requires = "digest",
           value_parser = clap::value_parser!(u64).range(1..=(1u64 << 32)))]
-    digest: Option<u64>,
+    digest_bytes: u64,
 
     /// The User-Agent header, whose product token is also matched against
     /// robots.txt groups.
@@ -238,7 +242,7 @@ pub(crate) fn run(a: Args) -> Result<ExitCode, CliError> {
         per_host_rate: a.rate,
         concurrency: a.concurrency as usize,
         robots: !a.ignore_robots,
-        digest_bytes: a.digest.map(|n| n as usize),
+        digest_bytes: a.digest.then_some(a.digest_bytes as usize),
         resolve: a.resolve.clone(),
         loopback_only: a.loopback_only,
         ..ProbeConfig::default()
