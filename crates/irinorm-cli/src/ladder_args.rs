@@ -11,6 +11,7 @@ use irinorm::scheme::SchemeRegistry;
 use irinorm_rules::{load_toml, Config, Pipeline, Preset, RuleSet};
 
 use crate::common::{usage, CliError};
+use crate::protocol_args::{ProtocolArgs, RungArg};
 
 /// Normalization options (docs/cli.md, "Normalization").
 #[derive(Clone, Debug, clap::Args)]
@@ -18,10 +19,10 @@ use crate::common::{usage, CliError};
 pub(crate) struct LadderArgs {
     /// Highest rung of the comparison ladder: `string` (the identity),
     /// `syntax` (RFC 3986 §6.2.2: case, percent-encoding, dot segments) or
-    /// `scheme` (§6.2.3: ports, empty paths, IDN, scheme rules). Default
-    /// `scheme`.
-    #[arg(long, value_name = "RUNG", value_parser = clap::builder::PossibleValuesParser::new(["string", "syntax", "scheme"]).map(|s| s.parse::<Rung>().unwrap_or_default()))]
-    pub(crate) rung: Option<Rung>,
+    /// `scheme` (§6.2.3: ports, empty paths, IDN, scheme rules) or
+    /// `protocol` (§6.2.4: rung 3, with --evidence). Default `scheme`.
+    #[arg(long, value_name = "RUNG", value_parser = crate::protocol_args::rung_parser())]
+    pub(crate) rung: Option<RungArg>,
 
     /// Output alphabet: `uri` (ASCII: percent-encoded UTF-8, A-labels) or
     /// `iri` (readable: decoded UTF-8, U-labels). Comparison keys are
@@ -93,6 +94,9 @@ pub(crate) struct LadderArgs {
     /// Longer identifiers are rejected (too-long).
     #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_LEN)]
     pub(crate) max_len: usize,
+
+    #[command(flatten)]
+    pub(crate) protocol: ProtocolArgs,
 }
 
 fn list(s: &str) -> Vec<String> {
@@ -108,11 +112,19 @@ fn read(path: &PathBuf) -> Result<String, CliError> {
 }
 
 impl LadderArgs {
-    /// The rung in effect: `--rung`, else the preset's, else `scheme`.
+    /// The ladder rung in effect: `--rung`, else the preset's, else
+    /// `scheme` (also for `protocol`, which builds on it).
     pub(crate) fn rung(&self) -> Rung {
-        self.rung
-            .or(self.preset.map(|p| p.rung()))
-            .unwrap_or(Rung::Scheme)
+        match self.rung {
+            Some(RungArg::Ladder(r)) => r,
+            Some(RungArg::Protocol) => Rung::Scheme,
+            None => self.preset.map(|p| p.rung()).unwrap_or(Rung::Scheme),
+        }
+    }
+
+    /// Whether `--rung protocol` was asked for.
+    pub(crate) fn is_protocol(&self) -> bool {
+        self.rung == Some(RungArg::Protocol)
     }
 
     /// The named rules in effect: the preset's and `--apply`'s.

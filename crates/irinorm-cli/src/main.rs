@@ -9,6 +9,7 @@ use clap::{Parser, Subcommand};
 mod cmd;
 mod common;
 mod ladder_args;
+mod protocol_args;
 
 const EXAMPLES: &str = "\
 Examples:
@@ -23,6 +24,8 @@ Examples:
   irinorm to-uri --idna 'http://bücher.example/ü'
   irinorm dedupe -i urls.txt.gz -o unique.txt.zst
   irinorm probe -i urls.txt.gz --db evidence.db --rejects failed.jsonl
+  irinorm evidence ingest --db crawl.db index.cdx redirects.tsv
+  irinorm normalize --rung protocol --evidence crawl.db -i urls.txt
 
 Exit status: 0 when every input was accepted, 1 when any was rejected,
 2 for a usage error (or an input that cannot be read, an output that
@@ -61,6 +64,8 @@ enum Cmd {
     /// Deduplication quality on a frontier: recall, false merges and
     /// reduction for each rung and preset.
     Quality(irinorm_frontier::cli::QualityArgs),
+    #[command(subcommand)]
+    Evidence(cmd::evidence::Cmd),
     Completions(cmd::completions::Args),
     Man(cmd::man::Args),
 }
@@ -81,6 +86,7 @@ fn main() -> ExitCode {
         Cmd::ToIri(a) => cmd::to_iri::run(a),
         Cmd::Probe(a) => cmd::probe::run(a),
         Cmd::Dedupe(a) => cmd::dedupe::run(a),
+        Cmd::Evidence(a) => cmd::evidence::run(a),
         Cmd::Completions(a) => Ok(cmd::completions::run(a)),
         Cmd::Man(a) => cmd::man::run(a),
     };

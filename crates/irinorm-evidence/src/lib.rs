@@ -8,14 +8,14 @@
 //! - [`StoreEvidence`]: the latest deciding observation of every key and
 //!   the host-level conventions, loaded once; implements
 //!   [`irinorm::protocol::Evidence`] for [`irinorm::protocol::Protocol`].
-//! - [`observation`], [`text_reader`]: the shared `Observation` interface
-//!   and readers of the text formats (stopgaps until `irinorm-archive`).
+//! - Observations come from the readers of `irinorm-archive` (WARC, ARC,
+//!   CDX, CDXJ, redirect logs, digest lists).
 
 pub mod lookup;
-pub mod observation;
 pub mod store;
-pub mod text_reader;
 
+pub use irinorm_archive::{Observation, ObservationKind, RecordError};
 pub use lookup::StoreEvidence;
-pub use observation::{Observation, ObservationKind, RecordError};
-pub use store::{host_of, IngestOptions, IngestReport, Store, StoreError, Stored, SCHEMA_VERSION};
+pub use store::{
+    host_of, IngestOptions, IngestReport, Reject, Store, StoreError, Stored, SCHEMA_VERSION,
+};

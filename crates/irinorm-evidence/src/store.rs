@@ -12,7 +12,7 @@ use std::path::Path;
 use irinorm::protocol::evidence_key;
 use rusqlite::{params, Connection, OptionalExtension};
 
-use crate::observation::{Observation, ObservationKind, RecordError};
+use irinorm_archive::{Observation, ObservationKind, RecordError};
 
 /// The schema version this crate writes and reads (`meta.schema_version`).
 pub const SCHEMA_VERSION: u32 = 1;
@@ -46,6 +46,31 @@ CREATE TABLE IF NOT EXISTS observations(
 ) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS observations_key ON observations(key);
 ";
+
+/// A bad record as ingestion reports it: a reader's bad record, or an
+/// observation whose URL does not parse (`bad-url`).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Reject {
+    /// Byte offset of the record in its source.
+    pub offset: u64,
+    /// 1-based line, for line formats.
+    pub line: Option<u64>,
+    /// Stable kebab-case kind.
+    pub kind: &'static str,
+    /// What is wrong.
+    pub message: String,
+}
+
+impl From<&RecordError> for Reject {
+    fn from(e: &RecordError) -> Self {
+        Reject {
+            offset: e.offset,
+            line: e.line,
+            kind: e.kind.name(),
+            message: e.message.clone(),
+        }
+    }
+}
 
 /// An error of the store itself (not of a record).
 #[derive(Debug)]
@@ -139,6 +164,25 @@ pub struct Store {
     pub(crate) conn: Connection,
 }
 
+/// The stored name of a kind (`observations.kind`).
+pub fn kind_name(k: ObservationKind) -> &'static str {
+    match k {
+        ObservationKind::Response => "response",
+        ObservationKind::Revisit => "revisit",
+        ObservationKind::Redirect => "redirect",
+        ObservationKind::Digest => "digest",
+    }
+}
+
+fn kind_from_name(s: &str) -> ObservationKind {
+    match s {
+        "revisit" => ObservationKind::Revisit,
+        "redirect" => ObservationKind::Redirect,
+        "digest" => ObservationKind::Digest,
+        _ => ObservationKind::Response,
+    }
+}
+
 /// The host of a rung-2 key (for stats and the learner).
 pub fn host_of(key: &str) -> Option<&str> {
     let m = irinorm::split_trusted(key);
@@ -215,7 +259,7 @@ impl Store {
         source: &str,
         iter: I,
         opts: &IngestOptions,
-        on_reject: &mut dyn FnMut(&RecordError),
+        on_reject: &mut dyn FnMut(&Reject),
     ) -> Result<IngestReport, StoreError>
     where
         I: IntoIterator<Item = Result<Observation, RecordError>>,
@@ -255,7 +299,7 @@ impl Store {
                         Err(e) => {
                             rep.records += 1;
                             rep.rejected += 1;
-                            on_reject(&e);
+                            on_reject(&Reject::from(&e));
                             if opts.strict {
                                 rep.stopped = true;
                                 done = true;
@@ -274,12 +318,11 @@ impl Store {
                         Ok(k) => k,
                         Err(e) => {
                             rep.rejected += 1;
-                            on_reject(&RecordError {
+                            on_reject(&Reject {
                                 offset: o.offset,
                                 line: None,
                                 kind: "bad-url",
                                 message: format!("{:?}: {e}", o.url),
-                                fatal: false,
                             });
                             if opts.strict {
                                 rep.stopped = true;
@@ -296,7 +339,7 @@ impl Store {
                     let changed = ins.execute(params![
                         id,
                         o.offset as i64,
-                        o.kind.name(),
+                        kind_name(o.kind),
                         key,
                         host_of(&key),
                         url,
@@ -349,8 +392,7 @@ impl Store {
             Ok(Stored {
                 source: r.get(0)?,
                 offset: r.get::<_, i64>(1)? as u64,
-                kind: ObservationKind::from_name(&r.get::<_, String>(2)?)
-                    .unwrap_or(ObservationKind::Response),
+                kind: kind_from_name(&r.get::<_, String>(2)?),
                 key: r.get(3)?,
                 url: r.get(4)?,
                 time: r.get(5)?,

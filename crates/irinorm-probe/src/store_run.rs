@@ -16,7 +16,7 @@ use std::sync::mpsc;
 use std::sync::Arc;
 use std::time::{Duration, SystemTime};
 
-use irinorm_evidence::{IngestOptions, IngestReport, RecordError, Store, StoreError};
+use irinorm_evidence::{IngestOptions, IngestReport, Reject, Store, StoreError};
 
 use crate::run::{age, run, InputUrl, ProbeRecord, Summary};
 use crate::timestamp::format14;
@@ -39,7 +39,7 @@ pub struct StoreRun {
     /// What the store took.
     pub ingest: IngestReport,
     /// Observations the store refused (never expected: their URLs are rung-2 forms).
-    pub store_rejects: Vec<RecordError>,
+    pub store_rejects: Vec<Reject>,
 }
 
 /// Why a run could not go on.

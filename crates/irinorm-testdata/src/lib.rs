@@ -47,6 +47,33 @@ pub fn vectors_dir(test: &str) -> Option<PathBuf> {
     None
 }
 
+/// The environment variable that overrides the crawl evidence folder.
+pub const EVIDENCE_ENV: &str = "IRINORM_EVIDENCE";
+
+/// The crawl evidence folder (`../shared/evidence`: real WARC, ARC, CDX and
+/// CDXJ files), or `None` (after saying so) when it is absent outside CI.
+/// Panics under `CI=true` when absent, like [`vectors_dir`].
+pub fn evidence_dir(test: &str) -> Option<PathBuf> {
+    let dir = match std::env::var_os(EVIDENCE_ENV) {
+        Some(p) => PathBuf::from(p),
+        None => workspace_root().join("../shared/evidence"),
+    };
+    if dir.join("README.md").is_file() {
+        return Some(dir);
+    }
+    if in_ci() {
+        panic!(
+            "{test}: crawl evidence not found at {} (set {EVIDENCE_ENV}); under CI=true it is required",
+            dir.display()
+        );
+    }
+    eprintln!(
+        "{test}: SKIPPED: crawl evidence not found at {} (set {EVIDENCE_ENV})",
+        dir.display()
+    );
+    None
+}
+
 /// A file under the vectors folder (see [`vectors_dir`] for the policy).
 pub fn vector_file(test: &str, rel: &str) -> Option<PathBuf> {
     let p = vectors_dir(test)?.join(rel);

@@ -154,6 +154,9 @@ pub(crate) fn run(mut a: Args) -> Result<ExitCode, CliError> {
             ))
         }
     }
+    if a.ladder.is_protocol() {
+        return super::protocol::compare(&a.ladder, &a.io, a.records.pair_mode()?);
+    }
     let op = CompareOp {
         p: a.ladder.pipeline(Form::Uri)?,
         rung: a.ladder.rung(),

@@ -112,6 +112,9 @@ pub(crate) fn run(a: Args) -> Result<ExitCode, CliError> {
         mode,
         hash_keys: a.hash_keys,
     };
+    if a.ladder.is_protocol() {
+        return super::protocol::dedupe(&a.ladder, &a.io, a.records.mode()?, cfg);
+    }
     let key = key_op(&a)?;
     execute(&a.io, a.records.mode()?, Task::Dedupe(key.as_ref(), cfg))
 }

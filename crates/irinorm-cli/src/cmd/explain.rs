@@ -39,6 +39,8 @@ pub(crate) struct Args {
 
 struct ExplainOp {
     p: Pipeline,
+    /// `--rung protocol`: rung 3 after the ladder.
+    proto: Option<super::protocol::ExplainProtocol>,
 }
 
 fn same(a: &Change, b: &Change) -> bool {
@@ -123,6 +125,9 @@ impl ExplainOp {
                 );
             }
         }
+        if let Some(p) = &self.proto {
+            p.text(input, out)?;
+        }
         Ok(())
     }
 }
@@ -183,6 +188,9 @@ impl Op for ExplainOp {
                     .map(|f| json!({"rule": f.rule.name(), "class": f.rule.class().name(), "before": f.before, "after": f.after}))
                     .collect();
                 obj.value("rules", &Value::Array(rules));
+                if let Some(p) = &self.proto {
+                    obj.value("protocol", &p.json(input)?);
+                }
                 Ok(())
             }
             Err(err) => {
@@ -200,8 +208,16 @@ impl Op for ExplainOp {
 }
 
 pub(crate) fn run(a: Args) -> Result<ExitCode, CliError> {
+    let proto = if a.ladder.is_protocol() {
+        Some(super::protocol::ExplainProtocol::new(
+            &a.ladder, a.io.quiet,
+        )?)
+    } else {
+        None
+    };
     let op = ExplainOp {
         p: a.ladder.pipeline(a.ladder.form)?,
+        proto,
     };
     execute(&a.io, RecordMode::Lines, Task::Map(&op))
 }

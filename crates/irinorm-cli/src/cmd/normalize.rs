@@ -92,6 +92,9 @@ impl Op for NormalizeOp {
 }
 
 pub(crate) fn run(a: Args) -> Result<ExitCode, CliError> {
+    if a.ladder.is_protocol() {
+        return super::protocol::normalize(&a.ladder, &a.io, a.records.mode()?);
+    }
     let op = NormalizeOp {
         p: a.ladder.pipeline(a.ladder.form)?,
     };

@@ -1,0 +1,514 @@
+//! `irinorm evidence` and `--rung protocol`, end to end through the binary:
+//! on generated redirect logs (expected classes from LADDER.md "Rung 3"),
+//! on the pywb/warcio samples of `../shared/evidence`, and a child process
+//! killed (SIGKILL) mid-file whose store must stay consistent and resume.
+
+mod common;
+
+use std::io::Write;
+use std::path::Path;
+
+use common::run_in;
+
+fn write(dir: &Path, name: &str, text: &str) -> String {
+    let p = dir.join(name);
+    std::fs::write(&p, text).unwrap();
+    p.display().to_string()
+}
+
+/// A redirect log with one redirect of each conventional kind, moves, a
+/// temporary redirect, an unknown target and a host where http -> https
+/// holds for three paths.
+const LOG: &str = "\
+http://a.example/data\t301\t/data/\t20200101000000
+http://a.example/Docs\t301\thttp://a.example/docs\t20200101000000
+http://a.example/d/index.html\t308\thttp://a.example/d/\t20200101000000
+http://a.example/p?sid=9&id=2\t301\t/p?id=2\t20200101000000
+http://a.example/old\t301\t/new\t20200101000000
+http://a.example/tmp\t302\t/tmp/\t20200101000000
+http://a.example/gone\t301\t-\t20200101000000
+http://h.example/1\t301\thttps://h.example/1\t20200101000000
+http://h.example/2\t301\thttps://h.example/2\t20200101000000
+http://h.example/3\t301\thttps://h.example/3\t20200101000000
+";
+
+fn store(dir: &Path) -> String {
+    let log = write(dir, "log.tsv", LOG);
+    let r = run_in(dir, &["evidence", "ingest", "--db", "e.db", &log], b"");
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stderr
+            .contains("10 records: 10 stored, 0 already present, 0 rejected"),
+        "{}",
+        r.stderr
+    );
+    "e.db".to_owned()
+}
+
+#[test]
+fn normalize_compare_dedupe_at_rung_protocol() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = store(dir.path());
+    let p = ["--rung", "protocol", "--evidence", db.as_str(), "-q"];
+    let norm = |args: &[&str], url: &str| {
+        let mut a = vec!["normalize"];
+        a.extend_from_slice(&p);
+        a.extend_from_slice(args);
+        a.push(url);
+        let r = run_in(dir.path(), &a, b"");
+        assert_eq!(r.code, 0, "{}", r.stderr);
+        r.out().trim_end().to_owned()
+    };
+    // Conventional permanent redirects are edges (rung 2 first: case, port).
+    assert_eq!(
+        norm(&[], "HTTP://A.example:80/data#top"),
+        "http://a.example/data/#top"
+    );
+    assert_eq!(norm(&[], "http://a.example/Docs"), "http://a.example/docs");
+    assert_eq!(
+        norm(&[], "http://a.example/d/index.html"),
+        "http://a.example/d/"
+    );
+    assert_eq!(
+        norm(&[], "http://a.example/p?sid=9&id=2"),
+        "http://a.example/p?id=2"
+    );
+    // A move, a temporary redirect, an unknown target: not by default.
+    assert_eq!(norm(&[], "http://a.example/old"), "http://a.example/old");
+    assert_eq!(norm(&[], "http://a.example/tmp"), "http://a.example/tmp");
+    assert_eq!(norm(&[], "http://a.example/gone"), "http://a.example/gone");
+    assert_eq!(
+        norm(&["--redirects", "permanent"], "http://a.example/old"),
+        "http://a.example/new"
+    );
+    assert_eq!(
+        norm(&["--redirects", "permanent"], "http://a.example/tmp"),
+        "http://a.example/tmp"
+    );
+    assert_eq!(
+        norm(&["--redirects", "all"], "http://a.example/tmp"),
+        "http://a.example/tmp/"
+    );
+    assert_eq!(
+        norm(&["--redirects", "all"], "http://a.example/gone"),
+        "http://a.example/gone"
+    );
+    // Host convention (support 3): unseen URLs of h.example, not others.
+    assert_eq!(
+        norm(&[], "http://h.example/unseen"),
+        "https://h.example/unseen"
+    );
+    assert_eq!(
+        norm(&["--min-host-support", "4"], "http://h.example/unseen"),
+        "http://h.example/unseen"
+    );
+    assert_eq!(
+        norm(&[], "http://a.example/unseen"),
+        "http://a.example/unseen"
+    );
+    // Named rules run on the rung-3 result.
+    assert_eq!(
+        norm(&["--preset", "fetch"], "http://a.example/data#top"),
+        "http://a.example/data/"
+    );
+
+    // compare: the evidence, never a bare yes.
+    let mut a = vec!["compare"];
+    a.extend_from_slice(&p);
+    a.extend(["http://a.example/data", "http://a.example/data/"]);
+    let r = run_in(dir.path(), &a, b"");
+    assert_eq!(r.code, 0);
+    let out = r.out();
+    assert!(out.starts_with("equivalent (protocol)\t"), "{out}");
+    assert!(out.contains("301 slash-added, at 20200101000000"), "{out}");
+    assert!(out.contains("log.tsv@0]"), "{out}");
+    let mut a = vec!["compare"];
+    a.extend_from_slice(&p);
+    a.extend(["http://a.example/old", "http://a.example/new"]);
+    let r = run_in(dir.path(), &a, b"");
+    assert_eq!((r.code, r.out()), (1, "different\n".to_owned()));
+    // jsonl carries the chains.
+    let mut a = vec!["compare", "--format", "jsonl"];
+    a.extend_from_slice(&p);
+    a.extend(["http://h.example/x", "https://h.example/x"]);
+    let r = run_in(dir.path(), &a, b"");
+    let j = &r.json()[0];
+    assert_eq!(j["rung"], "protocol");
+    assert_eq!(j["evidence"]["a"]["hops"][0]["inferred"], true);
+    assert_eq!(
+        j["evidence"]["a"]["hops"][0]["host_conventions"][0]["support"],
+        3
+    );
+
+    // dedupe: the three spellings of /data are one.
+    let mut a = vec!["dedupe", "--key-only"];
+    a.extend_from_slice(&p);
+    let r = run_in(
+        dir.path(),
+        &a,
+        b"http://a.example/data\nhttp://a.example/data/\nHTTP://a.example:80/data\nhttp://a.example/old\n",
+    );
+    assert_eq!(
+        r.lines(),
+        ["http://a.example/data/", "http://a.example/old"]
+    );
+}
+
+#[test]
+fn explain_and_why_show_every_record() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = store(dir.path());
+    let r = run_in(
+        dir.path(),
+        &[
+            "explain",
+            "--rung",
+            "protocol",
+            "--evidence",
+            &db,
+            "-q",
+            "http://a.example/data",
+        ],
+        b"",
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let out = r.out();
+    assert!(out.contains("  protocol  http://a.example/data/"), "{out}");
+    assert!(out.contains("hop http://a.example/data -> http://a.example/data/  [301 slash-added, at 20200101000000,"), "{out}");
+    let r = run_in(
+        dir.path(),
+        &[
+            "explain",
+            "--rung",
+            "protocol",
+            "--evidence",
+            &db,
+            "-q",
+            "http://h.example/new",
+        ],
+        b"",
+    );
+    assert!(
+        r.out()
+            .contains("[inferred host convention: https-upgrade (support 3, contradictions 0)]"),
+        "{}",
+        r.out()
+    );
+    let r = run_in(
+        dir.path(),
+        &["evidence", "why", "--db", &db, "http://a.example/gone"],
+        b"",
+    );
+    assert_eq!(r.code, 0);
+    assert!(
+        r.out()
+            .contains("status 301 -> unknown target (decides nothing)"),
+        "{}",
+        r.out()
+    );
+    let r = run_in(dir.path(), &["evidence", "stats", "--db", &db], b"");
+    let out = r.out();
+    for line in [
+        "observations\t10",
+        "kind\tredirect\t10",
+        "edges under --redirects conventional\t7",
+        "edges under --redirects permanent\t8",
+        "edges under --redirects all\t9",
+        "host convention\thttp://h.example\thttps-upgrade\tsupport 3\tcontradictions 0\tapplies",
+    ] {
+        assert!(out.lines().any(|l| l == line), "{line:?} not in\n{out}");
+    }
+}
+
+#[test]
+fn protocol_needs_a_store() {
+    let dir = tempfile::tempdir().unwrap();
+    let r = run_in(
+        dir.path(),
+        &["normalize", "--rung", "protocol", "http://a/"],
+        b"",
+    );
+    assert_eq!(r.code, 2);
+    assert!(
+        r.stderr.contains("--rung protocol needs --evidence"),
+        "{}",
+        r.stderr
+    );
+    let r = run_in(
+        dir.path(),
+        &[
+            "normalize",
+            "--rung",
+            "protocol",
+            "--evidence",
+            "none.db",
+            "http://a/",
+        ],
+        b"",
+    );
+    assert_eq!(r.code, 2);
+}
+
+#[test]
+fn an_empty_store_is_rung_2() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = write(dir.path(), "empty.tsv", "# nothing\n");
+    let r = run_in(
+        dir.path(),
+        &[
+            "evidence",
+            "ingest",
+            "--db",
+            "e.db",
+            "--format",
+            "redirects",
+            &log,
+        ],
+        b"",
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    for u in ["HTTP://A.example:80/%7ex/./y", "mailto:A@B.example"] {
+        let r3 = run_in(
+            dir.path(),
+            &[
+                "normalize",
+                "-q",
+                "--rung",
+                "protocol",
+                "--evidence",
+                "e.db",
+                u,
+            ],
+            b"",
+        );
+        let r2 = run_in(dir.path(), &["normalize", u], b"");
+        assert_eq!(r3.out(), r2.out());
+    }
+}
+
+#[test]
+fn bad_records_and_bad_files_are_reported_and_the_rest_goes_on() {
+    let dir = tempfile::tempdir().unwrap();
+    let good = write(dir.path(), "good.tsv", "http://a.example/x\t301\t/x/\n");
+    let bad = write(
+        dir.path(),
+        "bad.tsv",
+        "http://a.example/y\t301\t/y/\nnot a url\t301\t/z\nhttp://a.example/q\tabc\t/q/\n",
+    );
+    let notcrawl = write(dir.path(), "page.html", "<html><body>hello</body></html>\n");
+    let r = run_in(
+        dir.path(),
+        &[
+            "evidence",
+            "ingest",
+            "--db",
+            "e.db",
+            "--rejects",
+            "rej.tsv",
+            &notcrawl,
+            &bad,
+            &good,
+        ],
+        b"",
+    );
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(
+        r.stderr.contains("page.html: not a crawl file"),
+        "{}",
+        r.stderr
+    );
+    assert!(
+        r.stderr.contains("good.tsv: 1 records: 1 stored"),
+        "{}",
+        r.stderr
+    );
+    let rej = common::rejects(&dir.path().join("rej.tsv"));
+    // file, line, byte offset (line starts 0, 27, 44), kind.
+    assert_eq!(rej.len(), 2);
+    assert_eq!(
+        (rej[0][1].as_str(), rej[0][2].as_str(), rej[0][3].as_str()),
+        ("-", "27", "bad-url")
+    );
+    assert_eq!((rej[1][1].as_str(), rej[1][2].as_str()), ("3", "44"));
+    // --strict stops at the first bad record; what came before stays.
+    let r = run_in(
+        dir.path(),
+        &[
+            "evidence", "ingest", "--db", "s.db", "--strict", "-q", &bad, &good,
+        ],
+        b"",
+    );
+    assert_eq!(r.code, 1);
+    let s = irinorm_evidence::Store::open(&dir.path().join("s.db")).unwrap();
+    assert_eq!(s.count().unwrap(), 1);
+}
+
+#[test]
+fn pywb_and_warcio_samples() {
+    let Some(ev) = irinorm_testdata::evidence_dir("cli pywb_and_warcio_samples") else {
+        return;
+    };
+    let dir = tempfile::tempdir().unwrap();
+    let files = [
+        ev.join("pywb/warcs_iana.warc.gz"),
+        ev.join("pywb/cdx_iana.cdx"),
+        ev.join("warcio/example-wrong-chunks.warc.gz"),
+        ev.join("warcio/example.warc.gz"),
+    ];
+    let mut args = vec!["evidence", "ingest", "--db", "e.db"];
+    let names: Vec<String> = files.iter().map(|f| f.display().to_string()).collect();
+    args.extend(names.iter().map(String::as_str));
+    let r = run_in(dir.path(), &args, b"");
+    // The file that is not WARC is reported; the others are stored.
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(
+        r.stderr
+            .contains("example-wrong-chunks.warc.gz: byte 0: fatal"),
+        "{}",
+        r.stderr
+    );
+    assert!(
+        r.stderr.contains("cdx_iana.cdx: 171 records: 171 stored"),
+        "{}",
+        r.stderr
+    );
+    assert!(
+        r.stderr.contains("example.warc.gz: 2 records: 2 stored"),
+        "{}",
+        r.stderr
+    );
+    // Again: nothing new.
+    let r = run_in(dir.path(), &args, b"");
+    assert!(
+        r.stderr
+            .contains("cdx_iana.cdx: already ingested completely, skipped"),
+        "{}",
+        r.stderr
+    );
+    let s = irinorm_evidence::Store::open(&dir.path().join("e.db")).unwrap();
+    let n = s.count().unwrap();
+    // evidence/README.md: cdx_iana.cdx has 44 + 4 + 123 lines, the WARC
+    // 48 responses and 123 revisits; warcio/example.warc.gz 2 captures.
+    assert_eq!(n, 171 + 171 + 2);
+    // The 302s of iana.org (temporary) are edges only under `all`.
+    let r = run_in(dir.path(), &["evidence", "stats", "--db", "e.db"], b"");
+    let out = r.out();
+    assert!(
+        out.contains("edges under --redirects conventional\t0"),
+        "{out}"
+    );
+}
+
+/// Kills an ingesting child process (SIGKILL) while it waits for more
+/// input from a FIFO, after some batches were committed: the store must be
+/// consistent, hold exactly the committed batches, and a later run must
+/// resume and complete it.
+#[cfg(unix)]
+#[test]
+fn killed_ingest_leaves_a_consistent_store_and_resumes() {
+    let dir = tempfile::tempdir().unwrap();
+    let fifo = dir.path().join("crawl.tsv");
+    let st = std::process::Command::new("mkfifo")
+        .arg(&fifo)
+        .status()
+        .unwrap();
+    assert!(st.success());
+    const TOTAL: usize = 200_000;
+    const FIRST: usize = 120_000;
+    const BATCH: usize = 10_000;
+    let line = |i: usize| {
+        format!(
+            "http://s{}.example/p/{i}\t301\thttp://s{}.example/p/{i}/\t2020010100{:04}\n",
+            i % 97,
+            i % 97,
+            i % 10_000
+        )
+    };
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_irinorm"))
+        .current_dir(dir.path())
+        .stderr(std::process::Stdio::null())
+        .args([
+            "evidence",
+            "ingest",
+            "--db",
+            "e.db",
+            "--batch",
+            &BATCH.to_string(),
+            "--format",
+            "redirects",
+        ])
+        .arg(&fifo)
+        .spawn()
+        .unwrap();
+    // Writes the first part and keeps the FIFO open: the child blocks
+    // reading, so it cannot finish before it is killed.
+    let mut w = std::fs::OpenOptions::new().write(true).open(&fifo).unwrap();
+    let mut text = String::new();
+    for i in 0..FIRST {
+        text.push_str(&line(i));
+    }
+    w.write_all(text.as_bytes()).unwrap();
+    w.flush().unwrap();
+    // Wait (by polling the store, not by a duration) until at least 11
+    // batches (110 000 of the 120 000 lines written) are committed.
+    let db = dir.path().join("e.db");
+    loop {
+        std::thread::sleep(std::time::Duration::from_millis(50));
+        if !db.exists() {
+            continue;
+        }
+        let Ok(s) = irinorm_evidence::Store::open(&db) else {
+            continue;
+        };
+        if s.count().unwrap_or(0) >= 11 * BATCH as u64 {
+            break;
+        }
+    }
+    child.kill().unwrap(); // SIGKILL
+    child.wait().unwrap();
+    drop(w);
+    let s = irinorm_evidence::Store::open(&db).unwrap();
+    let ok: String = s
+        .conn_for_tests()
+        .query_row("PRAGMA integrity_check", [], |r| r.get(0))
+        .unwrap();
+    assert_eq!(ok, "ok");
+    let n = s.count().unwrap();
+    assert_eq!(n % BATCH as u64, 0, "whole batches only: {n}");
+    let src = s.sources().unwrap();
+    assert_eq!(src.len(), 1);
+    let (_, committed, complete) = &src[0];
+    assert!(!complete);
+    // The committed offset is the start of the last stored line.
+    let expect: u64 = (0..n as usize - 1).map(|i| line(i).len() as u64).sum();
+    assert_eq!(*committed, Some(expect));
+    drop(s);
+    // The whole file appears at the same path; the next run resumes.
+    std::fs::remove_file(&fifo).unwrap();
+    let mut all = text;
+    for i in FIRST..TOTAL {
+        all.push_str(&line(i));
+    }
+    std::fs::write(&fifo, &all).unwrap();
+    let r = run_in(
+        dir.path(),
+        &["evidence", "ingest", "--db", "e.db", "crawl.tsv"],
+        b"",
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    assert!(
+        r.stderr.contains(&format!("resumed after byte {expect}")),
+        "{}",
+        r.stderr
+    );
+    assert!(
+        r.stderr.contains(&format!(
+            "{TOTAL} records: {} stored, {n} already present, 0 rejected",
+            TOTAL as u64 - n
+        )),
+        "{}",
+        r.stderr
+    );
+    let s = irinorm_evidence::Store::open(&db).unwrap();
+    assert_eq!(s.count().unwrap(), TOTAL as u64);
+}
