@@ -248,11 +248,7 @@ impl Prober {
             .expect("an http(s) URL joins /robots.txt");
         let robots = 'r: {
             for _ in 0..=MAX_ROBOTS_REDIRECTS {
-                let gate = self.gates.get(&authority(&target));
-                let _host = gate.enter().await;
-                let _global = self.global.acquire().await.expect("global semaphore");
-                self.counters.requests.fetch_add(1, Ordering::Relaxed);
-                let mut resp = match self.client.get(target.clone()).send().await {
+                let mut resp = match self.get_robots(&target).await {
                     Ok(r) => r,
                     Err(e) => break 'r Robots::DisallowAll(error_chain(&e)),
                 };
@@ -303,6 +299,28 @@ impl Prober {
             }
         }
         robots
+    }
+
+    /// `GET` of a robots.txt, retried after connection errors like any
+    /// request: one failed connection must not disallow a whole origin.
+    async fn get_robots(&self, target: &Url) -> Result<reqwest::Response, reqwest::Error> {
+        let gate = self.gates.get(&authority(target));
+        let mut attempt = 0u32;
+        loop {
+            let sent = {
+                let _host = gate.enter().await;
+                let _global = self.global.acquire().await.expect("global semaphore");
+                self.counters.requests.fetch_add(1, Ordering::Relaxed);
+                self.client.get(target.clone()).send().await
+            };
+            match sent {
+                Err(e) if !e.is_timeout() && attempt < self.cfg.retries => {
+                    self.wait_retry(&gate, self.backoff(attempt));
+                    attempt += 1;
+                }
+                r => return r,
+            }
+        }
     }
 
     /// One hop: `HEAD` (or `GET` when digesting), `GET` again when `HEAD`

@@ -285,11 +285,12 @@ async fn robots_txt_forbids_a_path_unless_ignored() {
 async fn a_host_that_closes_connections() {
     let raw = RawServer::start(true).await;
     let url = format!("http://127.0.0.1:{}/x", raw.addr.port());
-    // robots.txt unreachable: everything disallowed (RFC 9309 §2.3.1.4).
+    // robots.txt unreachable after the 2 retries: everything disallowed
+    // (RFC 9309 §2.3.1.4).
     let (p, _) = probe_with(cfg(raw.addr.port()), &url).await;
     assert_eq!(p.failure.as_ref().unwrap().kind, kind::ROBOTS);
     let robots_conns = raw.connections.load(Ordering::SeqCst);
-    assert_eq!(robots_conns, 1);
+    assert_eq!(robots_conns, 3);
 
     let c = ProbeConfig {
         robots: false,
