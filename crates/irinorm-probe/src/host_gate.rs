@@ -51,7 +51,11 @@ impl HostGate {
             s.next_start = start + s.interval;
             start
         };
-        tokio::time::sleep_until(start).await;
+        // Only a start in the future waits: a timer, even one already
+        // expired, costs a tick of tokio's 1 ms timer wheel per request.
+        if start > Instant::now() {
+            tokio::time::sleep_until(start).await;
+        }
         permit
     }
 
