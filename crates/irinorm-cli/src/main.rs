@@ -24,6 +24,7 @@ Examples:
   irinorm surt --heritrix http://www.archive.org/
   irinorm to-uri --idna 'http://bücher.example/ü'
   irinorm dedupe -i urls.txt.gz -o unique.txt.zst
+  irinorm probe -i urls.txt.gz --db evidence.db --rejects failed.jsonl
   irinorm evidence ingest --db crawl.db index.cdx redirects.tsv
   irinorm normalize --rung protocol --evidence crawl.db -i urls.txt
   irinorm learn -i crawl.cdx -o rules.toml && irinorm normalize --preset crawler --config rules.toml -i urls.txt
@@ -59,6 +60,7 @@ enum Cmd {
     Surt(cmd::surt::Args),
     ToUri(cmd::to_uri::Args),
     ToIri(cmd::to_iri::Args),
+    Probe(cmd::probe::Args),
     /// Write a frontier of URLs with planted aliases and confusers (TSV
     /// with the true classes), for measuring deduplication quality.
     Frontier(irinorm_frontier::cli::GenerateArgs),
@@ -109,6 +111,7 @@ fn dispatch(cli: Cli) -> Result<ExitCode, common::CliError> {
         Cmd::Surt(a) => cmd::surt::run(a),
         Cmd::ToUri(a) => cmd::to_uri::run(a),
         Cmd::ToIri(a) => cmd::to_iri::run(a),
+        Cmd::Probe(a) => cmd::probe::run(a),
         Cmd::Dedupe(a) => cmd::dedupe::run(a),
         Cmd::Evidence(a) => cmd::evidence::run(a),
         Cmd::Completions(a) => Ok(cmd::completions::run(a)),

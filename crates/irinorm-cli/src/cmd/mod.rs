@@ -13,6 +13,7 @@ pub(crate) mod man;
 pub(crate) mod normalize;
 pub(crate) mod parse;
 pub(crate) mod presets;
+pub(crate) mod probe;
 pub(crate) mod protocol;
 pub(crate) mod resolve;
 pub(crate) mod surt;
