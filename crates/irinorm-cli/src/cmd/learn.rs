@@ -406,17 +406,19 @@ pub(crate) fn run(a: Args) -> Result<ExitCode, CliError> {
         let l = learn(rows, &opts);
         let hosts: BTreeSet<&str> = l.rules.iter().map(|r| r.host.as_str()).collect();
         note(format_args!(
-            "learned {} rules for {} hosts from {} rows ({} URLs, {} with evidence, {} rejected, {} boilerplate digests/targets; {} candidates, {} below confidence, {} below support) in {:.2} s",
+            "learned {} rules for {} hosts from {} rows ({} URLs, {} with {} evidence, {} rejected, {} boilerplate digests/targets; {} candidates, {} below confidence, {} below support, {} narrowed) in {:.2} s",
             l.rules.len(),
             hosts.len(),
             l.rows,
             l.urls,
             l.with_evidence,
+            if l.basis.is_empty() { "no" } else { l.basis },
             l.rejected,
             l.boilerplate,
             l.candidates,
             l.low_confidence,
             l.low_support,
+            l.narrowed,
             t.elapsed().as_secs_f64()
         ));
         let mut text = format!(
