@@ -211,14 +211,14 @@ impl PyNormalizer {
         do_normalize(py, &self.p, url)
     }
 
-    /// The 16-byte comparison key (xxh3-128 of the key text, big-endian:
-    /// `key(u).hex()` is what the CLI prints).
+    /// The 16-byte comparison key: xxh3-128 of `key_text(url)`, big-endian
+    /// (the digest `irinorm dedupe --hash-keys` compares).
     fn key<'py>(&self, py: Python<'py>, url: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyBytes>> {
         do_key(py, &self.p, url)
     }
 
-    /// The comparison key as text (always `uri` form, fragment and URN
-    /// r/q/f-components projected away as comparison does).
+    /// The comparison key as text: what `irinorm dedupe` prints as `key`
+    /// (always `uri` form; what comparison ignores is left out).
     fn key_text(&self, py: Python<'_>, url: &Bound<'_, PyAny>) -> PyResult<String> {
         do_key_text(py, &self.p, url)
     }
