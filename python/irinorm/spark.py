@@ -9,11 +9,12 @@ on older Spark they are ``pandas_udf`` (Arrow to pandas and back).
 
 The options are the CLI's (``rung``, ``form``, ``preset``, ``rules``,
 ``config``, ``base``...). Rejected rows are null; ``normalize_result``
-gives the reason beside the value.
+gives the reason beside the value. Example (examples/spark_dedupe.py is a
+whole job)::
 
->>> from irinorm import spark as irs                       # doctest: +SKIP
->>> df.select(irs.normalize("url", preset="crawler"))      # doctest: +SKIP
->>> df.dropDuplicates(...)                                  # see examples/spark_dedupe.py
+    from irinorm import spark as irs
+    df = df.withColumn("key", irs.key("url", preset="crawler"))
+    df = df.dropDuplicates(["key"])
 """
 
 from __future__ import annotations

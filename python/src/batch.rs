@@ -219,12 +219,13 @@ impl<'a> ArrowIn<'a> {
     }
 
     fn check(&self, n: usize) -> PyResult<()> {
-        let w = if self.large { 8 } else { 4 };
-        if self.offsets.len() < (self.offset + n + 1) * w {
+        let w: usize = if self.large { 8 } else { 4 };
+        let end = self.offset.checked_add(n).and_then(|e| e.checked_add(1));
+        if end.and_then(|e| e.checked_mul(w)).is_none_or(|b| self.offsets.len() < b) {
             return Err(usage("offsets buffer shorter than the array"));
         }
         if let Some(v) = self.validity {
-            if v.len() * 8 < self.offset + n {
+            if v.len().saturating_mul(8) < self.offset + n {
                 return Err(usage("validity buffer shorter than the array"));
             }
         }

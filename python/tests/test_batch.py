@@ -97,3 +97,24 @@ def test_corpus_agrees_with_single_calls() -> None:
             assert (r, e) == (n.normalize(u), None)
         except irinorm.ParseError as x:
             assert (r, e) == (None, str(x))
+
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+
+@settings(max_examples=300)
+@given(
+    st.integers(0, 40), st.integers(0, 40), st.binary(max_size=200), st.booleans(),
+    st.binary(max_size=200), st.one_of(st.none(), st.binary(max_size=8)), st.booleans(),
+)
+def test_arrow_buffers_never_crash(n, offset, offsets, large, data, validity, key) -> None:
+    # Buffers that are not a valid Arrow array (short, decreasing or
+    # out-of-range offsets, bytes that are not UTF-8) give a ValueError or
+    # nulls, never a crash or a panic.
+    nz = irinorm.Normalizer()
+    try:
+        out = nz._arrow(n, offset, offsets, large, data, validity, key)
+    except ValueError:
+        return
+    assert out[2] <= n
