@@ -109,8 +109,15 @@ where
         .map(|c| {
             let lo = c * CHUNK;
             let hi = (lo + CHUNK).min(n);
+            // Outputs are about as long as inputs: one allocation per chunk.
+            let bytes: usize = (lo..hi).map(|i| get(i).map_or(0, <[u8]>::len)).sum();
             let mut part = Part {
                 valid: Vec::with_capacity(hi - lo),
+                ends: Vec::with_capacity(hi - lo),
+                data: Vec::with_capacity(match job {
+                    Job::Normalize => bytes + bytes / 8,
+                    Job::Key => 16 * (hi - lo),
+                }),
                 ..Part::default()
             };
             let mut scratch = String::new();
@@ -272,18 +279,26 @@ pub(crate) fn arrow<'py>(
         validity: validity.map(|v| v.as_bytes()),
     };
     input.check(n)?;
-    let (out, errs) = py.detach(|| {
+    let (bits, nulls, offs, large_out, datas, errs) = py.detach(|| {
         let parts = run(p, job, n, |i| input.get(i));
         assemble(parts, job, n, large)
     });
-    let (bits, nulls, offs, data, large_out) = out;
+    let total = datas.iter().map(Vec::len).sum();
+    let data = PyBytes::new_with(py, total, |buf| {
+        let mut at = 0;
+        for d in &datas {
+            buf[at..at + d.len()].copy_from_slice(d);
+            at += d.len();
+        }
+        Ok(())
+    })?;
     let (eb, en, eo, ed, el) = errs;
     Ok((
         large_out,
         PyBytes::new(py, &bits),
         nulls,
         PyBytes::new(py, &offs),
-        PyBytes::new(py, &data),
+        data,
         (
             PyBytes::new(py, &eb),
             en,
@@ -294,30 +309,39 @@ pub(crate) fn arrow<'py>(
     ))
 }
 
-/// Joins the parts: the result buffers and the error buffers.
-fn assemble(parts: Vec<Part>, job: Job, n: usize, large: bool) -> (Buffers, Buffers) {
-    let mut data = Vec::with_capacity(parts.iter().map(|p| p.data.len()).sum());
+/// The parts joined: validity, null count, offsets, large, the data of
+/// each part (in order, copied once into the result by the caller), and
+/// the error buffers.
+type Joined = (Vec<u8>, usize, Vec<u8>, bool, Vec<Vec<u8>>, Buffers);
+
+fn assemble(parts: Vec<Part>, job: Job, n: usize, large: bool) -> Joined {
     let mut ends = Vec::with_capacity(n);
     let mut valid = Vec::with_capacity(n);
     let mut errs: Vec<Option<Vec<u8>>> = vec![None; n];
+    let mut datas = Vec::with_capacity(parts.len());
+    let mut base = 0;
     for (c, part) in parts.into_iter().enumerate() {
-        let base = data.len();
-        data.extend_from_slice(&part.data);
         if let Job::Normalize = job {
             ends.extend(part.ends.iter().map(|e| e + base));
         }
+        base += part.data.len();
         valid.extend_from_slice(&part.valid);
         for (i, m) in part.errs {
             errs[c * CHUNK + i] = Some(m.into_bytes());
         }
+        datas.push(part.data);
     }
     let (bits, nulls) = bitmap(valid.into_iter(), n);
-    let offsets = match job {
+    let (offsets, large_out) = match job {
         Job::Normalize => offsets_of(&ends, large),
         Job::Key => (Vec::new(), false),
     };
     (
-        (bits, nulls, offsets.0, data, offsets.1),
+        bits,
+        nulls,
+        offsets,
+        large_out,
+        datas,
         string_buffers(n, errs.into_iter(), false),
     )
 }

@@ -42,6 +42,9 @@ fn do_normalize<'py>(
 ) -> PyResult<Bound<'py, PyAny>> {
     let t = text(url, None)?;
     match p.normalize(&t.s) {
+        // Most inputs are already normal: hand back the same object
+        // (str and bytes are immutable) instead of a copy.
+        Ok(o) if o.text == t.s => Ok(url.clone()),
         Ok(o) => Ok(out(py, &o.text, t.bytes)),
         Err(e) => Err(parse_error(py, &e, &t.s, None)),
     }

@@ -5,7 +5,7 @@
 //! preset's plus `rules`.
 
 use std::collections::HashMap;
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex, OnceLock};
 
 use irinorm::ladder::{CharNorm, Form, Normalizer, Options, Rung, DEFAULT_MAX_LEN};
 use irinorm::scheme::SchemeRegistry;
@@ -200,7 +200,10 @@ impl Settings {
 
 /// Pipelines of the module-level functions, by settings, for calls without
 /// `config` or `base` (a dozen at most in practice: the options are names).
-static CACHE: Mutex<Option<HashMap<Settings, Pipeline>>> = Mutex::new(None);
+static CACHE: Mutex<Option<HashMap<Settings, Arc<Pipeline>>>> = Mutex::new(None);
+
+/// The pipeline of a call without options: no lock, no hashing.
+static DEFAULT: OnceLock<Arc<Pipeline>> = OnceLock::new();
 
 /// The pipeline for one call of a module-level function: cached when it
 /// depends only on names, built afresh otherwise (use `Normalizer` then).
@@ -210,18 +213,25 @@ pub(crate) fn cached(
     config: Option<&Bound<'_, PyAny>>,
     base: Option<&str>,
     evidence: Option<&Bound<'_, PyAny>>,
-) -> PyResult<Pipeline> {
+) -> PyResult<Arc<Pipeline>> {
     check_evidence(py, evidence)?;
     let plain = config.is_none_or(|c| c.is_none()) && base.is_none();
     if !plain {
-        return s.pipeline(py, config, base);
+        return Ok(Arc::new(s.pipeline(py, config, base)?));
+    }
+    if s == Settings::default() {
+        if let Some(p) = DEFAULT.get() {
+            return Ok(p.clone());
+        }
+        let p = Arc::new(s.pipeline(py, None, None)?);
+        return Ok(DEFAULT.get_or_init(|| p).clone());
     }
     let mut guard = CACHE.lock().unwrap_or_else(|p| p.into_inner());
     let map = guard.get_or_insert_with(HashMap::new);
     if let Some(p) = map.get(&s) {
         return Ok(p.clone());
     }
-    let p = s.pipeline(py, None, None)?;
+    let p = Arc::new(s.pipeline(py, None, None)?);
     if map.len() < 256 {
         map.insert(s, p.clone());
     }
