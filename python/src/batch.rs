@@ -228,7 +228,10 @@ impl<'a> ArrowIn<'a> {
     fn check(&self, n: usize) -> PyResult<()> {
         let w: usize = if self.large { 8 } else { 4 };
         let end = self.offset.checked_add(n).and_then(|e| e.checked_add(1));
-        if end.and_then(|e| e.checked_mul(w)).is_none_or(|b| self.offsets.len() < b) {
+        if end
+            .and_then(|e| e.checked_mul(w))
+            .is_none_or(|b| self.offsets.len() < b)
+        {
             return Err(usage("offsets buffer shorter than the array"));
         }
         if let Some(v) = self.validity {
