@@ -366,8 +366,22 @@ macro_rules! module_fn_settings {
     };
 }
 
-/// The normal form of `url` at `rung` in `form`, with the named rules of
-/// `preset` and `rules`. See `irinorm.normalize`.
+/// The normal form of `url` at `rung` (default: the preset's, else
+/// `scheme`) in `form` (`uri` or `iri`), with the named rules of `preset`
+/// and `rules`; `base` resolves a reference first. The result has the
+/// input's type; an already-normal input comes back as the same object.
+/// Raises `ParseError`.
+///
+/// >>> normalize("HTTP://Example.COM:80/a/./b/../%7euser")
+/// 'http://example.com/a/~user'
+/// >>> normalize("eXAMPLE://a/./b/../b/%63/%7bfoo%7d", rung="syntax")
+/// 'example://a/b/c/%7Bfoo%7D'
+/// >>> normalize("http://www.example.com./a?utm_source=x#top", preset="crawler")
+/// 'http://www.example.com/a'
+/// >>> normalize(b"HTTP://A/")
+/// b'http://a/'
+/// >>> normalize("../g", base="http://a/b/c/d;p?q")
+/// 'http://a/b/g'
 #[pyfunction]
 #[pyo3(signature = (url, rung=None, form=None, preset=None, rules=None, config=None, base=None, *, ignore_fragment=false, nfc=false, nfkc=false, max_len=None, evidence=None))]
 #[allow(clippy::too_many_arguments)]
@@ -400,7 +414,13 @@ fn normalize<'py>(
     do_normalize(py, &p, url)
 }
 
-/// The 16-byte comparison key of `url`. See `irinorm.key`.
+/// The 16-byte comparison key of `url`: equal keys, equivalent URLs (at
+/// `rung` with the rules). Comparison is always in `uri` form.
+///
+/// >>> key("http://example.com/") == key("HTTP://EXAMPLE.COM:80")
+/// True
+/// >>> len(key("http://example.com/"))
+/// 16
 #[pyfunction]
 #[pyo3(signature = (url, rung=None, preset=None, rules=None, config=None, base=None, *, ignore_fragment=false, nfc=false, nfkc=false, max_len=None, evidence=None))]
 #[allow(clippy::too_many_arguments)]
@@ -432,8 +452,15 @@ fn key<'py>(
     do_key(py, &p, url)
 }
 
-/// The lowest rung at which `a` and `b` are equivalent, or `None`. See
-/// `irinorm.compare`.
+/// The lowest rung at which `a` and `b` are equivalent (`"string"`,
+/// `"syntax"`, `"scheme"`), or `None`. A `ParseError` says which `side`.
+///
+/// >>> compare("http://example.com", "HTTP://EXAMPLE.com:80/")
+/// 'scheme'
+/// >>> compare("http://a/%7e", "http://a/~")
+/// 'syntax'
+/// >>> compare("http://a/", "http://b/") is None
+/// True
 #[pyfunction]
 #[pyo3(signature = (a, b, rung=None, preset=None, rules=None, config=None, base=None, *, ignore_fragment=false, nfc=false, nfkc=false, max_len=None, evidence=None))]
 #[allow(clippy::too_many_arguments)]
@@ -466,8 +493,12 @@ fn compare<'py>(
     do_compare(py, &p, a, b)
 }
 
-/// Whether `a` and `b` are equivalent at `rung` with the rules. See
-/// `irinorm.equivalent`.
+/// Whether `a` and `b` are equivalent at `rung` with the rules.
+///
+/// >>> equivalent("http://a/?utm_source=x", "http://a/", preset="crawler")
+/// True
+/// >>> equivalent("http://a/?utm_source=x", "http://a/")
+/// False
 #[pyfunction]
 #[pyo3(signature = (a, b, rung=None, preset=None, rules=None, config=None, base=None, *, ignore_fragment=false, nfc=false, nfkc=false, max_len=None, evidence=None))]
 #[allow(clippy::too_many_arguments)]
@@ -500,8 +531,15 @@ fn equivalent<'py>(
     do_equivalent(py, &p, a, b)
 }
 
-/// Every rung, every change with its section, the rules that fired. See
-/// `irinorm.explain`.
+/// Every rung in both forms, every change with its rule and RFC section,
+/// and the named rules that fired: a dict (`input`, `steps`, `rules`,
+/// `output`).
+///
+/// >>> e = explain("HTTP://Example.COM:80/")
+/// >>> e["output"]
+/// 'http://example.com/'
+/// >>> [c["rule"] for c in e["steps"][-1]["changes"]]
+/// ['lowercase-scheme', 'lowercase-host', 'remove-default-port']
 #[pyfunction]
 #[pyo3(signature = (url, rung=None, form=None, preset=None, rules=None, config=None, base=None, *, ignore_fragment=false, nfc=false, nfkc=false, max_len=None, evidence=None))]
 #[allow(clippy::too_many_arguments)]
@@ -608,6 +646,12 @@ impl Reference {
 /// Parses `url` with `grammar` (default `IRI-reference`; also `URI`,
 /// `URI-reference`, `absolute-URI`, `relative-ref`, `IRI`,
 /// `absolute-IRI`, `irelative-ref`). Raises `ParseError`.
+///
+/// >>> r = parse("http://user@example.com:8080/a/b?q=1#top")
+/// >>> r.host, r.host_kind, r.port, r.path, r.query, r.fragment
+/// ('example.com', 'reg-name', '8080', '/a/b', 'q=1', 'top')
+/// >>> parse("//[::1]/x").host_kind
+/// 'ipv6'
 #[pyfunction]
 #[pyo3(signature = (url, grammar="IRI-reference"))]
 fn parse(py: Python<'_>, url: &Bound<'_, PyAny>, grammar: &str) -> PyResult<Reference> {
@@ -633,6 +677,11 @@ fn parse(py: Python<'_>, url: &Bound<'_, PyAny>, grammar: &str) -> PyResult<Refe
 
 /// Resolves `reference` against `base` (RFC 3986 §5.2; no normalization
 /// beyond `remove_dot_segments`).
+///
+/// >>> resolve("../g", "http://a/b/c/d;p?q")
+/// 'http://a/b/g'
+/// >>> resolve("?y", "http://a/b/c/d;p?q")
+/// 'http://a/b/c/d;p?y'
 #[pyfunction]
 fn resolve<'py>(
     py: Python<'py>,
@@ -650,6 +699,11 @@ fn resolve<'py>(
 
 /// IRI to URI (RFC 3987 §3.1): non-ASCII percent-encoded as UTF-8; with
 /// `idna=True` non-ASCII hosts become A-labels (UTS #46) instead.
+///
+/// >>> to_uri("http://résumé.example.org/ü")
+/// 'http://r%C3%A9sum%C3%A9.example.org/%C3%BC'
+/// >>> to_uri("http://bücher.example/", idna=True)
+/// 'http://xn--bcher-kva.example/'
 #[pyfunction]
 #[pyo3(signature = (iri, idna=false))]
 fn to_uri<'py>(
@@ -670,6 +724,11 @@ fn to_uri<'py>(
 
 /// URI to IRI (RFC 3987 §3.2): percent-encoded UTF-8 of allowed characters
 /// decoded; everything else kept.
+///
+/// >>> to_iri("http://www.example.org/D%C3%BCrst")
+/// 'http://www.example.org/Dürst'
+/// >>> to_iri("http://www.example.org/D%FCrst")
+/// 'http://www.example.org/D%FCrst'
 #[pyfunction]
 fn to_iri<'py>(py: Python<'py>, uri: &Bound<'py, PyAny>) -> PyResult<Bound<'py, PyAny>> {
     let t = text(uri, None)?;
@@ -682,6 +741,10 @@ fn to_iri<'py>(py: Python<'py>, uri: &Bound<'py, PyAny>) -> PyResult<Bound<'py, 
 /// Lints `url` (docs/lint.md): a dict with `valid`, `parse_error` and
 /// `findings` (each with `code`, `severity`, `component`, `offset`, `len`,
 /// `message`, `detail`), as `irinorm check --lint --format jsonl`.
+///
+/// >>> r = lint("http://www.example.com@evil.example/")
+/// >>> [f["code"] for f in r["findings"]]
+/// ['userinfo-present', 'userinfo-looks-like-host']
 #[pyfunction]
 #[pyo3(signature = (url, grammar="IRI-reference"))]
 fn lint<'py>(
@@ -700,7 +763,10 @@ fn lint<'py>(
     json_to_py(py, &v)
 }
 
-/// The preset names and the rules each one applies.
+/// The preset names and the rules each one applies, in order.
+///
+/// >>> dict(presets())["fetch"]
+/// ['remove-fragment']
 #[pyfunction]
 fn presets() -> Vec<(&'static str, Vec<&'static str>)> {
     irinorm_rules::Preset::ALL

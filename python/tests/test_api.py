@@ -185,3 +185,27 @@ def test_lint() -> None:
     assert r["valid"] is True
     r = irinorm.lint("http://a b/")
     assert r["valid"] is False and r["parse_error"]["kind"] == "invalid-char"
+
+
+def test_native_docstring_examples() -> None:
+    # pytest --doctest-modules reads .py files only: the examples in the
+    # extension's docstrings (src/lib.rs) run here.
+    import doctest
+
+    import irinorm._native as native
+
+    finder = doctest.DocTestFinder()
+    runner = doctest.DocTestRunner(optionflags=doctest.ELLIPSIS)
+    tests = []
+    for name in dir(native):
+        obj = getattr(native, name)
+        if name.startswith("_") or not getattr(obj, "__doc__", None):
+            continue
+        tests += finder.find(obj, name, globs=dict(vars(native)))
+    examples = 0
+    for t in tests:
+        examples += len(t.examples)
+        runner.run(t)
+    r = runner.summarize(verbose=False)
+    assert r.failed == 0
+    assert examples >= 25, examples
