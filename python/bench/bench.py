@@ -5,7 +5,7 @@ numbers (2 shared cores).
 
     target/py-venv/bin/python python/bench/bench.py [--batch-size 1000000]
 
-Needs `scripts/python-env.sh --bench` (release build and the peers).
+Needs `scripts/python-env.sh --package --bench` (release build and the peers).
 """
 
 from __future__ import annotations

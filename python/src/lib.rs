@@ -775,6 +775,42 @@ fn presets() -> Vec<(&'static str, Vec<&'static str>)> {
         .collect()
 }
 
+/// `surt.surt(url, **options)` of the `surt` package (0.3.1), byte for
+/// byte (`irinorm::surt`): the key of CDX indexes. `str` in, `str` out;
+/// `bytes` in (any bytes), `bytes` out. Raises `ValueError` where the
+/// package raises (a blank URL, a port that is not a number).
+///
+/// >>> _surt("http://www.archive.org/")
+/// 'org,archive)/'
+/// >>> _surt("http://archive.org/goo/?b&a", with_scheme=True, trailing_comma=True)
+/// 'http://(org,archive,)/goo?a&b'
+#[pyfunction]
+#[pyo3(signature = (url, with_scheme=false, trailing_comma=false, reverse_ipaddr=true, host_massage=true))]
+fn _surt<'py>(
+    py: Python<'py>,
+    url: &Bound<'py, PyAny>,
+    with_scheme: bool,
+    trailing_comma: bool,
+    reverse_ipaddr: bool,
+    host_massage: bool,
+) -> PyResult<Bound<'py, PyAny>> {
+    use irinorm::surt::{surt_bytes, surt_with, SurtOptions};
+    let o = SurtOptions {
+        with_scheme,
+        trailing_comma,
+        reverse_ipaddr,
+        host_massage,
+    };
+    let err = |e: irinorm::surt::SurtError| pyo3::exceptions::PyValueError::new_err(e.to_string());
+    if let Ok(b) = url.cast::<PyBytes>() {
+        let k = surt_bytes(b.as_bytes(), o).map_err(err)?;
+        return Ok(PyBytes::new(py, &k).into_any());
+    }
+    let t = text(url, None)?;
+    let k = surt_with(&t.s, o).map_err(err)?;
+    Ok(out(py, &k, false))
+}
+
 #[pymodule]
 fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_class::<PyNormalizer>()?;
@@ -790,5 +826,6 @@ fn _native(m: &Bound<'_, PyModule>) -> PyResult<()> {
     m.add_function(wrap_pyfunction!(to_iri, m)?)?;
     m.add_function(wrap_pyfunction!(lint, m)?)?;
     m.add_function(wrap_pyfunction!(presets, m)?)?;
+    m.add_function(wrap_pyfunction!(_surt, m)?)?;
     Ok(())
 }

@@ -107,3 +107,40 @@ def test_scrapy_fingerprinter() -> None:
     # A URL irinorm rejects still gets a fingerprint of its own.
     assert fp.url_key("http://example.com:8x/") == b"rhttp://example.com:8x/"
     assert fp.url_key("http://example.com/")[:1] == b"k"
+
+
+surt_pkg = pytest.importorskip("surt")
+
+SURT_OPTIONS = [{}, {"with_scheme": True}, {"with_scheme": True, "trailing_comma": True}, {"reverse_ipaddr": False}, {"host_massage": False}]
+
+
+@pytest.mark.parametrize("name", ["kasztp.txt", "userbait.txt", "node_files.txt", "isaacs_files.txt"])
+def test_surt_byte_identical_on_corpora(name: str) -> None:
+    from irinorm.compat.surt import surt
+
+    diffs = []
+    lines = corpus(name) + ["", " ", "filedesc:x", "http://a:x/", "HTTP://WWW.A.COM/", "http://bücher.example/ü", "http://%77ww.a.com/%2541"]
+    for opts in SURT_OPTIONS:
+        for u in lines:
+            try:
+                theirs = surt_pkg.surt(u, **opts)
+            except Exception:
+                theirs = None
+            try:
+                ours = surt(u, **opts)
+            except ValueError:
+                ours = None
+            if ours != theirs:
+                diffs.append((u, opts, theirs, ours))
+    assert not diffs, diffs[:10]
+
+
+def test_surt_bytes_and_options() -> None:
+    from irinorm.compat.surt import surt
+
+    for u in [b"http://www.archive.org/", b"http://a/\xff?B=1"]:
+        assert surt(u) == surt_pkg.surt(u)
+    with pytest.raises(irinorm.UnavailableError):
+        surt("http://a/", public_suffix=True)
+    with pytest.raises(irinorm.UnavailableError):
+        surt("http://a/", canonicalizer=lambda h, **o: h)

@@ -5,11 +5,12 @@ use std::ffi::OsString;
 use std::io::IsTerminal;
 use std::path::PathBuf;
 use std::process::ExitCode;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 
 use clap::ValueEnum;
 use irinorm_stream::{
-    default_threads, run, Column, Config, Format, InputEncoding, Inputs, RecordMode, Sink, Summary,
-    Task, DEFAULT_CHUNK_SIZE,
+    default_threads, run, Column, Config, Failure, Format, InputEncoding, Inputs, JsonObject, Op,
+    RecordMode, Sink, Summary, Task, DEFAULT_CHUNK_SIZE,
 };
 
 /// A fatal error: exit status 2.
@@ -35,6 +36,79 @@ pub(crate) fn usage<T>(msg: impl Into<String>) -> Result<T, CliError> {
     Err(CliError::Usage(msg.into()))
 }
 
+/// What a rejected input writes in text and record output.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
+pub(crate) enum OnReject {
+    /// Nothing: output has one line per accepted input.
+    #[default]
+    Skip,
+    /// An empty line (an empty field in records): output stays aligned
+    /// with input, line for line.
+    Empty,
+    /// The input as it is (the field unchanged in records).
+    Keep,
+}
+
+/// `--on-reject empty|keep` around an op: a rejected input still writes a
+/// line (or a record), and is still counted and reported as rejected.
+struct Aligned<'a> {
+    inner: &'a dyn Op,
+    mode: OnReject,
+}
+
+impl Op for Aligned<'_> {
+    fn apply(&self, input: &str, out: &mut String) -> Result<(), Failure> {
+        self.inner.apply(input, out)
+    }
+
+    fn write_text(
+        &self,
+        input: &str,
+        scratch: &mut String,
+        out: &mut Vec<u8>,
+    ) -> Result<(), Failure> {
+        let before = out.len();
+        let r = self.inner.write_text(input, scratch, out);
+        if r.is_err() && out.len() == before {
+            if self.mode == OnReject::Keep {
+                out.extend_from_slice(input.as_bytes());
+            }
+            out.push(b'\n');
+        }
+        r
+    }
+
+    fn write_text_unavailable(&self, failure: &Failure, out: &mut Vec<u8>) {
+        // Not text: its bytes are in the rejects report; the line stays empty.
+        let before = out.len();
+        self.inner.write_text_unavailable(failure, out);
+        if out.len() == before {
+            out.push(b'\n');
+        }
+    }
+
+    fn write_json(
+        &self,
+        input: &str,
+        scratch: &mut String,
+        obj: &mut JsonObject<'_>,
+    ) -> Result<(), Failure> {
+        self.inner.write_json(input, scratch, obj)
+    }
+
+    fn write_json_unavailable(&self, obj: &mut JsonObject<'_>) {
+        self.inner.write_json_unavailable(obj);
+    }
+
+    fn reject_value(&self, input: &str) -> Option<String> {
+        match self.mode {
+            OnReject::Skip => None,
+            OnReject::Empty => Some(String::new()),
+            OnReject::Keep => Some(input.to_owned()),
+        }
+    }
+}
+
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq, ValueEnum)]
 pub(crate) enum FormatArg {
     /// One result a line.
@@ -42,6 +116,9 @@ pub(crate) enum FormatArg {
     Text,
     /// One JSON object per input line, in input order.
     Jsonl,
+    /// normalize only: the SURT key (CDX index key, as `irinorm surt`) of
+    /// each normal form, one a line.
+    Surt,
 }
 
 /// Inputs, outputs, rejects, threads: every processing subcommand has these.
@@ -87,6 +164,14 @@ pub(crate) struct IoArgs {
     #[arg(long)]
     pub(crate) strict: bool,
 
+    /// What a rejected input writes in text output and in records (CSV,
+    /// TSV, JSON Lines): `skip` (nothing, the default), `empty` (an empty
+    /// line or field), `keep` (the input unchanged), so that output lines
+    /// up with input (`paste`, spreadsheets). Rejects are reported and
+    /// counted whatever the choice. jsonl output is always aligned.
+    #[arg(long, value_enum, value_name = "WHAT", default_value_t = OnReject::Skip)]
+    pub(crate) on_reject: OnReject,
+
     /// Decode lines that are not valid UTF-8 from this encoding (WHATWG
     /// label: windows-1252, iso-8859-2, shift_jis, koi8-r...), then apply
     /// NFC (RFC 3987 §3.1 variant B). Without it such lines are rejected.
@@ -108,6 +193,10 @@ pub(crate) struct IoArgs {
     /// reported).
     #[arg(short = 'q', long)]
     pub(crate) quiet: bool,
+
+    /// Set by the subcommands that implement `--format surt` (normalize).
+    #[arg(skip)]
+    pub(crate) surt_ok: bool,
 }
 
 /// Record modes: the identifier is a field of a CSV/TSV or JSON Lines record.
@@ -258,6 +347,8 @@ pub(crate) fn execute(
     let format = match io.format {
         FormatArg::Text => Format::Text,
         FormatArg::Jsonl => Format::Jsonl,
+        FormatArg::Surt if io.surt_ok => Format::Text,
+        FormatArg::Surt => return usage("--format surt is for normalize (or use irinorm surt)"),
     };
     if format == Format::Jsonl && records != RecordMode::Lines {
         return usage("--format jsonl is for line input; with --column or --field the records are written back in their own format");
@@ -275,11 +366,26 @@ pub(crate) fn execute(
             ));
         }
     }
-    let args_only = !io.ids.is_empty();
-    let inputs = Inputs::new(
-        io.ids.iter().cloned().map(os_bytes).collect(),
-        io.files.clone(),
-    );
+    // A lone `-` argument is stdin, as in every Unix filter (`-i -`).
+    let dash = io.ids.len() == 1 && io.ids[0] == "-";
+    let (ids, files) = if dash {
+        (Vec::new(), vec![PathBuf::from("-")])
+    } else {
+        (io.ids.clone(), io.files.clone())
+    };
+    let args_only = !ids.is_empty();
+    let inputs = Inputs::new(ids.into_iter().map(os_bytes).collect(), files);
+    let aligned;
+    let task = match (io.on_reject, task) {
+        (OnReject::Skip, t) => t,
+        (mode, Task::Map(inner)) => {
+            aligned = Aligned { inner, mode };
+            Task::Map(&aligned)
+        }
+        (_, Task::Dedupe(..)) => {
+            return usage("--on-reject is for one output per input; dedupe writes one per key")
+        }
+    };
     let cfg = Config {
         threads: match (io.threads, &task) {
             // dedupe's table lives on the writer thread, which is busy: leave
@@ -318,9 +424,27 @@ pub(crate) fn execute(
     })
 }
 
+/// `--repair` is on: the summary line says how many inputs it changed.
+static REPAIR_ON: AtomicBool = AtomicBool::new(false);
+/// Inputs `--repair` changed (counted once per input by the ops).
+static REPAIRED: AtomicU64 = AtomicU64::new(0);
+
+pub(crate) fn enable_repair_count() {
+    REPAIR_ON.store(true, Ordering::Relaxed);
+}
+
+pub(crate) fn count_repaired() {
+    REPAIRED.fetch_add(1, Ordering::Relaxed);
+}
+
 fn print_summary(io: &IoArgs, s: &Summary, args_only: bool) {
     if io.quiet || (args_only && s.rejected == 0) {
         return;
     }
-    irinorm_stream::note(format_args!("irinorm: {}", s.line()));
+    if REPAIR_ON.load(Ordering::Relaxed) {
+        let n = REPAIRED.load(Ordering::Relaxed);
+        irinorm_stream::note(format_args!("irinorm: {}, repaired {n}", s.line()));
+    } else {
+        irinorm_stream::note(format_args!("irinorm: {}", s.line()));
+    }
 }

@@ -57,9 +57,10 @@ pub(crate) struct LadderArgs {
 
     /// A preset: `rfc` (rung scheme), `fetch` (+ remove-fragment),
     /// `crawler` (+ host dot, IPv4 forms, tracking parameters),
-    /// `aggressive` (+ every unsafe rule with a default). See `irinorm
-    /// presets`.
-    #[arg(long, value_name = "PRESET", value_parser = clap::builder::PossibleValuesParser::new(["rfc", "fetch", "crawler", "aggressive"]).map(|s| s.parse::<Preset>().unwrap_or(Preset::Rfc)))]
+    /// `aggressive` (+ every unsafe rule with a default), `safebrowsing`
+    /// (Google Safe Browsing's canonicalization: a lookup key, not an RFC
+    /// normal form; no rung, no rules). See `irinorm presets`.
+    #[arg(long, value_name = "PRESET", value_parser = clap::builder::PossibleValuesParser::new(["rfc", "fetch", "crawler", "aggressive", "safebrowsing"]).map(|s| s.parse::<Preset>().unwrap_or(Preset::Rfc)))]
     pub(crate) preset: Option<Preset>,
 
     /// Named normalizations, comma-separated (any of `irinorm presets
@@ -93,6 +94,32 @@ pub(crate) struct LadderArgs {
     /// Longer identifiers are rejected (too-long).
     #[arg(long, value_name = "BYTES", default_value_t = DEFAULT_MAX_LEN)]
     pub(crate) max_len: usize,
+
+    /// Repair what browsers accept but RFC 3986/3987 refuse (spaces, tabs,
+    /// `\`, `|`, quotes, a bare `%`, `a#b#c`, `http:/a`...) before the
+    /// ladder, naming each step (docs/repair.md). Off by default: exact.
+    #[arg(long)]
+    pub(crate) repair: bool,
+}
+
+/// `--repair`: the pass before the ladder, with the base's scheme (which
+/// decides `same-scheme-relative`) and the count for the summary line.
+#[derive(Debug, Default)]
+pub(crate) struct Repairer {
+    base_scheme: Option<String>,
+}
+
+impl Repairer {
+    /// The repaired input, or `None` when repair changed nothing.
+    pub(crate) fn run(&self, input: &str) -> Option<irinorm::repair::Repaired> {
+        let r = irinorm::repair::repair(input, self.base_scheme.as_deref());
+        if r.changed() {
+            crate::common::count_repaired();
+            Some(r)
+        } else {
+            None
+        }
+    }
 }
 
 fn list(s: &str) -> Vec<String> {
@@ -173,6 +200,20 @@ impl LadderArgs {
     }
 
     /// The normalizer with its base.
+    /// The repair pass, when `--repair` is on.
+    pub(crate) fn repairer(&self) -> Option<Repairer> {
+        if !self.repair {
+            return None;
+        }
+        crate::common::enable_repair_count();
+        let base_scheme = self
+            .base
+            .as_deref()
+            .and_then(|b| b.split_once(':'))
+            .map(|(s, _)| s.to_owned());
+        Some(Repairer { base_scheme })
+    }
+
     pub(crate) fn normalizer(&self, opts: Options) -> Result<Normalizer, CliError> {
         let n = Normalizer::new(opts);
         match &self.base {
@@ -185,8 +226,24 @@ impl LadderArgs {
 
     /// The full pipeline for output in `form`.
     pub(crate) fn pipeline(&self, form: Form) -> Result<Pipeline, CliError> {
+        if let Some(p) = self.preset.filter(|p| p.is_lookup_key()) {
+            // A lookup key has its own fixed algorithm: nothing to combine.
+            if self.apply.is_some()
+                || self.rung.is_some()
+                || self.base.is_some()
+                || form == Form::Iri
+            {
+                return usage(format!(
+                    "--preset {p} is a lookup key (docs/rules.md): it takes no --apply, --rung, --base or --form iri"
+                ));
+            }
+        }
         let (opts, config) = self.parts(form)?;
         let rules = self.rules()?;
-        Ok(Pipeline::new(self.normalizer(opts)?, rules, config))
+        let p = Pipeline::new(self.normalizer(opts)?, rules, config);
+        Ok(match self.preset {
+            Some(preset) => p.with_lookup_key(preset),
+            None => p,
+        })
     }
 }

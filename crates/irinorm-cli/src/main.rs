@@ -20,6 +20,7 @@ Examples:
   irinorm parse 'http://example.com/a?b#c'
   irinorm check --grammar URI -i urls.txt --rejects bad.tsv > verdicts.txt
   irinorm resolve --base 'http://a/b/c/d;p?q' ../g
+  irinorm surt --heritrix http://www.archive.org/
   irinorm to-uri --idna 'http://bücher.example/ü'
   irinorm dedupe -i urls.txt.gz -o unique.txt.zst
 
@@ -51,6 +52,7 @@ enum Cmd {
     Parse(cmd::parse::Args),
     Check(cmd::check::Args),
     Resolve(cmd::resolve::Args),
+    Surt(cmd::surt::Args),
     ToUri(cmd::to_uri::Args),
     ToIri(cmd::to_iri::Args),
     /// Write a frontier of URLs with planted aliases and confusers (TSV
@@ -75,6 +77,7 @@ fn main() -> ExitCode {
         Cmd::Parse(a) => cmd::parse::run(a),
         Cmd::Check(a) => cmd::check::run(a),
         Cmd::Resolve(a) => cmd::resolve::run(a),
+        Cmd::Surt(a) => cmd::surt::run(a),
         Cmd::ToUri(a) => cmd::to_uri::run(a),
         Cmd::ToIri(a) => cmd::to_iri::run(a),
         Cmd::Dedupe(a) => cmd::dedupe::run(a),

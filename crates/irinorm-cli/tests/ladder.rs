@@ -253,7 +253,14 @@ fn compare_rungs_and_exit_status() {
         ],
         b"",
     );
-    assert_eq!((r.code, r.out()), (0, "equivalent (string)\n".to_owned()));
+    // Issue 13: the rule made them equal, not rung `string`.
+    assert_eq!(
+        (r.code, r.out()),
+        (
+            0,
+            "equivalent (scheme + rules: remove-fragment)\n".to_owned()
+        )
+    );
     assert_eq!(run(&["compare", "http://a/"], b"").code, 2);
 }
 

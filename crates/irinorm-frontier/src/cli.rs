@@ -9,7 +9,7 @@ use std::time::Instant;
 
 use clap::Args;
 
-use crate::generate::{generate, GenerateOptions};
+use crate::generate::{generate, GenerateError, GenerateOptions};
 use crate::kind::{Configuration, Kind};
 use crate::originals::{load_corpora, Originals};
 use crate::quality::{report, Frontier};
@@ -131,8 +131,14 @@ pub fn run_generate(args: &GenerateArgs, log: &mut dyn Write) -> Result<(), Stri
             let mut w = BufWriter::with_capacity(1 << 20, stdout.lock());
             generate(&originals, &opts, &mut w)
         }
-    }
-    .map_err(|e| e.to_string())?;
+    };
+    let stats = match stats {
+        Ok(s) => s,
+        // A closed pipe (`irinorm frontier | head -1`) ends the run
+        // quietly, as every Unix filter does.
+        Err(GenerateError::Io(e)) if e.kind() == io::ErrorKind::BrokenPipe => return Ok(()),
+        Err(e) => return Err(e.to_string()),
+    };
     let ls = originals.stats();
     let _ = writeln!(
         log,
@@ -182,7 +188,11 @@ pub fn run_quality(args: &QualityArgs, out: &mut dyn Write) -> Result<(), String
     } else {
         r.to_text()
     };
-    out.write_all(text.as_bytes()).map_err(|e| e.to_string())
+    match out.write_all(text.as_bytes()).and_then(|()| out.flush()) {
+        // A closed pipe ends the run quietly.
+        Err(e) if e.kind() != io::ErrorKind::BrokenPipe => Err(e.to_string()),
+        _ => Ok(()),
+    }
 }
 
 #[cfg(test)]

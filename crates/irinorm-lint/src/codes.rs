@@ -166,6 +166,12 @@ codes! {
     /// A non-ASCII host over the bound irinorm applies before UTS #46.
     IdnaTooLong = "idna-too-long", Error, "irinorm docs/limits.md (MAX_IDN_HOST_BYTES)",
         "internationalized host longer than the bound applied before UTS #46";
+    /// A reg-name holding a percent-encoded delimiter, space or control.
+    HostEncodedDelimiter = "host-encoded-delimiter", Error, "RFC 3986 §3.2.2, §7.3; WHATWG URL host parser",
+        "host with a percent-encoded delimiter, space or control: RFC-valid, refused by browsers, read differently by decoding parsers";
+    /// A literal `\`: RFC 3986 refuses it, WHATWG reads `/` in special schemes.
+    Backslash = "backslash", Warning, "RFC 3986 §2, §3.3; WHATWG URL (\\ as / in special schemes)",
+        "backslash: not allowed by RFC 3986, read as '/' by browsers in http(s), ws(s), ftp, file";
     /// An internationalized host holding a percent-encoded reserved ASCII character.
     IdnaEncodedAscii = "idna-encoded-ascii", Warning, "RFC 3986 §2.2, §6.2.2.2; UTS #46 §4",
         "internationalized host with a percent-encoded reserved ASCII character (not mapped)";

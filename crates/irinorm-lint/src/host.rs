@@ -117,6 +117,7 @@ fn reg_name(s: &str, h: Span, opts: &LintOptions, sink: &mut Sink<'_>) {
     if raw.is_empty() {
         return;
     }
+    encoded_delimiters(s, h, sink);
     let decoded = pct::decode(raw);
     if let Some(v) = numeric_ipv4(&decoded) {
         let a = dotted(v);
@@ -155,6 +156,56 @@ fn reg_name(s: &str, h: Span, opts: &LintOptions, sink: &mut Sink<'_>) {
     };
     lengths_and_idna(s, h, text, &labels, opts, sink);
     label_units(s, &labels, text.len() <= MAX_IDN_HOST_BYTES, opts, sink);
+}
+
+/// `host-encoded-delimiter`: `%5C`, `%2F`, `%20`, `%3F`, `%23`, `%40`,
+/// `%3A`... in a reg-name. RFC 3986 §3.2.2 allows any pct-encoded octet
+/// there, but the WHATWG URL host parser decodes the host and refuses these
+/// (forbidden host code points, C0 controls, `%`, DEL), and a parser that
+/// decodes before splitting reads another host (`example.com%5Cpath` is
+/// what `to-uri` makes of `http://example.com\path`). One finding per
+/// triplet.
+fn encoded_delimiters(s: &str, h: Span, sink: &mut Sink<'_>) {
+    if !sink.wants(Code::HostEncodedDelimiter) {
+        return;
+    }
+    let b = s.as_bytes();
+    for i in h.start..h.end.min(b.len()) {
+        let Some(v) = pct::triplet(b, i).filter(|_| i + 3 <= h.end) else {
+            continue;
+        };
+        let forbidden = v < 0x21
+            || v == 0x7f
+            || matches!(
+                v,
+                b'/' | b'\\'
+                    | b'?'
+                    | b'#'
+                    | b'@'
+                    | b':'
+                    | b'['
+                    | b']'
+                    | b'<'
+                    | b'>'
+                    | b'^'
+                    | b'|'
+                    | b'%'
+            );
+        if forbidden {
+            sink.push(
+                Code::HostEncodedDelimiter,
+                Part::Host,
+                i,
+                3,
+                format!(
+                    "host holds {} ({}): RFC 3986 allows it in a reg-name, browsers refuse the host, and a parser that decodes first reads a different host",
+                    &s[i..i + 3],
+                    if v.is_ascii_graphic() { format!("'{}'", v as char) } else { format!("byte 0x{v:02X}") }
+                ),
+                Some((v as char).to_string()),
+            );
+        }
+    }
 }
 
 /// The decoded text of a raw label.

@@ -157,6 +157,7 @@ pub fn lint(input: &str, opts: &LintOptions) -> Report {
     scan::literal_chars(input, &parts, &mut sink);
     scan::triplets(input, &parts, &mut sink);
     scan::dot_segments(input, &parts, &mut sink);
+    scan::backslashes(input, &parts, &mut sink);
     authority::userinfo(input, &parts, &mut sink);
     authority::port(input, &parts, &mut sink);
     host::check_host(input, &parts, opts, &mut sink);

@@ -243,3 +243,34 @@ pub(crate) fn dot_segments(s: &str, parts: &Parts, sink: &mut Sink<'_>) {
         },
     );
 }
+
+/// `backslash`: every literal `\\` (one finding per run). RFC 3986 has no
+/// `\\` in any component (§2), so the input is refused; the WHATWG URL
+/// Standard reads it as `/` before the query of http(s), ws(s), ftp and file
+/// URLs: `http://a.example\\@b.example/` is host `a.example` for a browser.
+/// A parser differential in front of any security decision.
+pub(crate) fn backslashes(s: &str, parts: &Parts, sink: &mut Sink<'_>) {
+    if !sink.wants(Code::Backslash) || !s.contains('\\') {
+        return;
+    }
+    let b = s.as_bytes();
+    let mut i = 0;
+    while i < b.len() {
+        if b[i] != b'\\' {
+            i += 1;
+            continue;
+        }
+        let start = i;
+        while i < b.len() && b[i] == b'\\' {
+            i += 1;
+        }
+        sink.push(
+            Code::Backslash,
+            parts.part_at(start),
+            start,
+            i - start,
+            "backslash: RFC 3986 does not allow it; browsers read it as '/' in http(s), ws(s), ftp and file URLs, so they and RFC parsers see different components".to_owned(),
+            None,
+        );
+    }
+}

@@ -2,7 +2,8 @@
 //!
 //! The named normalizations beyond the RFC ladder (LADDER.md, "Beyond the
 //! ladder"), each with its class (`usually-safe` or `unsafe`), the presets
-//! `rfc`, `fetch`, `crawler`, `aggressive`, and a record of which rule
+//! `rfc`, `fetch`, `crawler`, `aggressive` (and `safebrowsing`, a lookup key:
+//! [`safebrowsing`]), and a record of which rule
 //! changed what.
 //!
 //! ```
@@ -26,10 +27,16 @@ mod glob;
 mod pipeline;
 mod preset;
 mod rule;
+pub mod safebrowsing;
 
 pub use apply::{apply, Fired};
 pub use config::{load_toml, Config, DefaultParam};
 pub use glob::{host_matches, matches as glob_matches};
-pub use pipeline::{Outcome, Pipeline};
+pub use pipeline::{Outcome, Pipeline, Verdict};
 pub use preset::Preset;
 pub use rule::{Class, RuleName, RuleSet};
+
+/// The Rust blocks of README.md (the library quick start) run as doctests.
+#[cfg(doctest)]
+#[doc = include_str!("../../../README.md")]
+struct ReadmeDoctests;

@@ -23,6 +23,19 @@ pub struct Outcome<'a> {
     pub warnings: Vec<Warning>,
 }
 
+/// Why two references are equivalent ([`Pipeline::compare_why`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Verdict {
+    /// The rung: the lowest at which the ladder alone makes them equal, or
+    /// the configured one when named rules were needed.
+    pub rung: Rung,
+    /// The named rules that made them equal (empty: the ladder alone).
+    pub rules: Vec<RuleName>,
+    /// The lookup-key preset whose keys are equal (`safebrowsing`): then
+    /// neither a rung nor rules made them equal.
+    pub lookup_key: Option<Preset>,
+}
+
 /// Ladder normalization then named rules. Cheap to clone; `Sync`.
 #[derive(Clone, Debug)]
 pub struct Pipeline {
@@ -31,6 +44,8 @@ pub struct Pipeline {
     config: Arc<Config>,
     /// The name lists of `config`, indexed.
     names: Arc<Names>,
+    /// `safebrowsing`: the Safe Browsing key replaces the ladder and rules.
+    safebrowsing: bool,
 }
 
 impl Pipeline {
@@ -52,7 +67,20 @@ impl Pipeline {
             rules,
             names: Arc::new(Names::new(&config)),
             config: Arc::new(config),
+            safebrowsing: false,
         }
+    }
+
+    /// This pipeline computing the key of a lookup-key preset
+    /// ([`Preset::is_lookup_key`]) instead of the ladder and rules.
+    pub fn with_lookup_key(mut self, p: Preset) -> Self {
+        self.safebrowsing = p == Preset::Safebrowsing;
+        self
+    }
+
+    fn safebrowsing_into(&self, input: &str, out: &mut String) -> Result<(), ParseError> {
+        out.push_str(&crate::safebrowsing::canonicalize(input)?);
+        Ok(())
     }
 
     /// A preset with default options and parameters.
@@ -62,6 +90,7 @@ impl Pipeline {
             p.rule_set(),
             Config::default(),
         )
+        .with_lookup_key(p)
     }
 
     /// The ladder part.
@@ -85,6 +114,13 @@ impl Pipeline {
 
     /// The normal form, the rules that fired and the warnings.
     pub fn normalize<'a>(&self, input: &'a str) -> Result<Outcome<'a>, ParseError> {
+        if self.safebrowsing {
+            return Ok(Outcome {
+                text: Cow::Owned(crate::safebrowsing::canonicalize(input)?),
+                applied: Vec::new(),
+                warnings: Vec::new(),
+            });
+        }
         let n = self.normalizer.normalize_full(input)?;
         let mut applied = Vec::new();
         let text = match apply_split(
@@ -115,6 +151,10 @@ impl Pipeline {
         out: &mut String,
         applied: &mut Vec<RuleName>,
     ) -> Result<Vec<Warning>, ParseError> {
+        if self.safebrowsing {
+            self.safebrowsing_into(input, out)?;
+            return Ok(Vec::new());
+        }
         let start = out.len();
         let (w, meta) = self.normalizer.normalize_into_split(input, out)?;
         self.rules_in_place(out, start, meta, applied);
@@ -153,6 +193,9 @@ impl Pipeline {
     /// The comparison key: the ladder's key at the configured rung, then
     /// the rules.
     pub fn key_into(&self, input: &str, out: &mut String) -> Result<(), ParseError> {
+        if self.safebrowsing {
+            return self.safebrowsing_into(input, out);
+        }
         let start = out.len();
         let meta = self.normalizer.key_into_split(input, out)?;
         self.rules_in_place(out, start, meta, &mut Vec::new());
@@ -170,6 +213,9 @@ impl Pipeline {
     pub fn digest(&self, input: &str) -> Result<Key, ParseError> {
         // The ladder's key, borrowed when the input is already normal; the
         // rules on it, hashed in place when none fires.
+        if self.safebrowsing {
+            return Ok(Key::of(&self.key(input)?));
+        }
         let (key, meta) = self.normalizer.key_split(input)?;
         if self.rules.is_empty() {
             return Ok(Key::of(&key));
@@ -204,6 +250,9 @@ impl Pipeline {
     /// The lowest rung at which the two are equivalent with the rules
     /// applied on top of it, or `None`.
     pub fn compare(&self, a: &str, b: &str) -> Result<Option<Rung>, CompareError> {
+        if self.safebrowsing {
+            return Ok(self.equivalent(a, b)?.then_some(self.rung()));
+        }
         if self.rules.is_empty() {
             return self.normalizer.compare(a, b);
         }
@@ -217,12 +266,57 @@ impl Pipeline {
                 rules: self.rules,
                 config: self.config.clone(),
                 names: self.names.clone(),
+                safebrowsing: false,
             };
             if p.equivalent(a, b)? {
                 return Ok(Some(rung));
             }
         }
         Ok(None)
+    }
+
+    /// What makes `a` and `b` equivalent: the lowest rung of the ladder
+    /// alone (up to the configured rung) and no rules; or, when the ladder
+    /// alone does not, the configured rung with the named rules that fired
+    /// (on either side, in order of application); `None` when they differ.
+    /// Unlike [`Pipeline::compare`], a verdict never names a rung lower than
+    /// the one the rules ran on: the rules are what made them equal.
+    pub fn compare_why(&self, a: &str, b: &str) -> Result<Option<Verdict>, CompareError> {
+        if self.safebrowsing {
+            let eq = self.equivalent(a, b)?;
+            return Ok(eq.then(|| Verdict {
+                rung: self.rung(),
+                rules: Vec::new(),
+                lookup_key: Some(Preset::Safebrowsing),
+            }));
+        }
+        if let Some(r) = self.normalizer.compare(a, b)? {
+            if r <= self.rung() {
+                return Ok(Some(Verdict {
+                    rung: r,
+                    rules: Vec::new(),
+                    lookup_key: None,
+                }));
+            }
+        }
+        if self.rules.is_empty() {
+            return Ok(None);
+        }
+        let side = |s: Side| move |error| CompareError { side: s, error };
+        let na = self.normalize(a).map_err(side(Side::A))?;
+        let nb = self.normalize(b).map_err(side(Side::B))?;
+        if na.text != nb.text {
+            return Ok(None);
+        }
+        let mut rules: Vec<RuleName> = na.applied;
+        rules.extend(nb.applied);
+        rules.sort();
+        rules.dedup();
+        Ok(Some(Verdict {
+            rung: self.rung(),
+            rules,
+            lookup_key: None,
+        }))
     }
 
     /// The ladder's explanation, and the rules that fired on top of the

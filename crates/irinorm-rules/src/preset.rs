@@ -20,16 +20,34 @@ pub enum Preset {
     Crawler,
     /// `crawler` + every unsafe rule that has a sensible default.
     Aggressive,
+    /// Google Safe Browsing's URL canonicalization ([`crate::safebrowsing`]):
+    /// a lookup key, not an RFC normal form; no ladder, no rules.
+    Safebrowsing,
 }
 
 impl Preset {
-    /// Every preset, from the safest.
+    /// The ladder presets, from the safest; each contains the one before.
     pub const ALL: [Preset; 4] = [
         Preset::Rfc,
         Preset::Fetch,
         Preset::Crawler,
         Preset::Aggressive,
     ];
+
+    /// Every preset: the ladder presets, then the lookup-key presets.
+    pub const EVERY: [Preset; 5] = [
+        Preset::Rfc,
+        Preset::Fetch,
+        Preset::Crawler,
+        Preset::Aggressive,
+        Preset::Safebrowsing,
+    ];
+
+    /// Whether the preset is a lookup key computed instead of the ladder
+    /// (`safebrowsing`), rather than a rung and rules.
+    pub const fn is_lookup_key(self) -> bool {
+        matches!(self, Preset::Safebrowsing)
+    }
 
     /// `rfc`, `fetch`, `crawler`, `aggressive`.
     pub const fn name(self) -> &'static str {
@@ -38,6 +56,7 @@ impl Preset {
             Preset::Fetch => "fetch",
             Preset::Crawler => "crawler",
             Preset::Aggressive => "aggressive",
+            Preset::Safebrowsing => "safebrowsing",
         }
     }
 
@@ -50,7 +69,7 @@ impl Preset {
     pub const fn rules(self) -> &'static [RuleName] {
         use RuleName as R;
         match self {
-            Preset::Rfc => &[],
+            Preset::Rfc | Preset::Safebrowsing => &[],
             Preset::Fetch => &[R::RemoveFragment],
             Preset::Crawler => &[
                 R::RemoveTrailingHostDot,
@@ -93,6 +112,7 @@ impl Preset {
             Preset::Fetch => "rfc + remove-fragment: the same resource fetched (RFC 3986 §6.1)",
             Preset::Crawler => "fetch + host dot, IPv4 forms, tracking parameters: what crawlers merge",
             Preset::Aggressive => "crawler + every unsafe rule with a default: for dedup, accepts false merges",
+            Preset::Safebrowsing => "Google Safe Browsing canonicalization: a list lookup key, not an RFC normal form",
         }
     }
 }
@@ -106,10 +126,12 @@ impl fmt::Display for Preset {
 impl FromStr for Preset {
     type Err = String;
     fn from_str(s: &str) -> Result<Self, Self::Err> {
-        Preset::ALL
+        Preset::EVERY
             .into_iter()
             .find(|p| p.name().eq_ignore_ascii_case(s.trim()))
-            .ok_or_else(|| format!("unknown preset {s:?} (rfc, fetch, crawler, aggressive)"))
+            .ok_or_else(|| {
+                format!("unknown preset {s:?} (rfc, fetch, crawler, aggressive, safebrowsing)")
+            })
     }
 }
 

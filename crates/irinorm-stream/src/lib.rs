@@ -44,6 +44,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+mod compress;
 pub mod decode;
 pub mod dedupe;
 pub mod failure;

@@ -80,6 +80,14 @@ pub trait Op: Sync {
     fn write_json_unavailable(&self, obj: &mut JsonObject<'_>) {
         obj.null("output");
     }
+
+    /// Record modes (`--column`, `--field`): the value written in place of
+    /// an identifier the op rejected, so that output records stay aligned
+    /// with input records (`--on-reject empty|keep`). `None`, the default,
+    /// drops the record. The input is rejected and reported either way.
+    fn reject_value(&self, _input: &str) -> Option<String> {
+        None
+    }
 }
 
 /// Writes one JSON object on one line, field by field, escaping strings

@@ -5,8 +5,7 @@ use std::fs::File;
 use std::io::{self, BufWriter, Write};
 use std::path::{Path, PathBuf};
 
-use flate2::write::GzEncoder;
-
+use crate::compress::{Codec, ParallelWriter};
 use crate::input::with_path;
 
 const BUF: usize = 256 * 1024;
@@ -20,8 +19,8 @@ pub struct Sink {
 enum Inner {
     Stdout(BufWriter<io::Stdout>),
     File(BufWriter<File>),
-    Gzip(GzEncoder<BufWriter<File>>),
-    Zstd(zstd::stream::write::Encoder<'static, BufWriter<File>>),
+    /// gzip or zstd, compressed on other threads (compress.rs).
+    Compressed(ParallelWriter),
     Memory(Vec<u8>),
 }
 
@@ -30,8 +29,7 @@ impl std::fmt::Debug for Sink {
         let kind = match self.inner {
             Inner::Stdout(_) => "stdout",
             Inner::File(_) => "file",
-            Inner::Gzip(_) => "gzip",
-            Inner::Zstd(_) => "zstd",
+            Inner::Compressed(_) => "compressed",
             Inner::Memory(_) => "memory",
         };
         f.debug_struct("Sink")
@@ -67,10 +65,13 @@ impl Sink {
         let f = File::create(path).map_err(|e| with_path(e, path))?;
         let w = BufWriter::with_capacity(BUF, f);
         let name = path.to_string_lossy().to_ascii_lowercase();
+        // One compressor thread per core: the pipeline's threads are busy
+        // only part of the time, and the OS shares the cores.
+        let threads = std::thread::available_parallelism().map_or(1, |n| n.get());
         let inner = if name.ends_with(".gz") {
-            Inner::Gzip(GzEncoder::new(w, flate2::Compression::default()))
+            Inner::Compressed(ParallelWriter::new(w, Codec::Gzip, threads))
         } else if name.ends_with(".zst") || name.ends_with(".zstd") {
-            Inner::Zstd(zstd::stream::write::Encoder::new(w, 3).map_err(|e| with_path(e, path))?)
+            Inner::Compressed(ParallelWriter::new(w, Codec::Zstd, threads))
         } else {
             Inner::File(w)
         };
@@ -92,8 +93,7 @@ impl Sink {
         let r = match &mut self.inner {
             Inner::Stdout(w) => w.write_all(b),
             Inner::File(w) => w.write_all(b),
-            Inner::Gzip(w) => w.write_all(b),
-            Inner::Zstd(w) => w.write_all(b),
+            Inner::Compressed(w) => w.write_all(b),
             Inner::Memory(v) => {
                 v.extend_from_slice(b);
                 Ok(())
@@ -108,7 +108,8 @@ impl Sink {
         let r = match &mut self.inner {
             Inner::Stdout(w) => w.flush(),
             Inner::File(w) => w.flush(),
-            Inner::Gzip(_) | Inner::Zstd(_) | Inner::Memory(_) => Ok(()),
+            Inner::Compressed(w) => w.flush(),
+            Inner::Memory(_) => Ok(()),
         };
         r.map_err(|e| self.err(e))
     }
@@ -129,8 +130,7 @@ impl Sink {
         match self.inner {
             Inner::Stdout(mut w) => w.flush(),
             Inner::File(mut w) => w.flush(),
-            Inner::Gzip(w) => w.finish().and_then(|mut f| f.flush()),
-            Inner::Zstd(w) => w.finish().and_then(|mut f| f.flush()),
+            Inner::Compressed(w) => w.finish().and_then(|mut f| f.flush()),
             Inner::Memory(_) => Ok(()),
         }
         .map_err(wrap)

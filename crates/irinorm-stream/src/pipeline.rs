@@ -779,6 +779,7 @@ impl Ctx<'_, '_> {
     ) -> bool {
         self.stats.read += 1;
         let raw = &data[span.clone()];
+        let before = self.out.len();
         let r = json_record(
             self.sh,
             raw,
@@ -791,7 +792,7 @@ impl Ctx<'_, '_> {
             self.keys,
             span,
         );
-        if r.is_ok() && matches!(self.sh.task, Task::Map(_)) {
+        if self.out.len() > before && matches!(self.sh.task, Task::Map(_)) {
             self.stats.written += 1;
         }
         self.outcome(r, line, raw)
@@ -839,7 +840,13 @@ fn json_record(
     match sh.task {
         Task::Map(op) => {
             value.clear();
-            op.apply(&ident, value)?;
+            if let Err(f) = op.apply(&ident, value) {
+                // --on-reject empty|keep: the record stays, the reject counts.
+                if let Some(v) = op.reject_value(&ident) {
+                    rec.write_with(out, into.unwrap_or(field), &v);
+                }
+                return Err(f);
+            }
             rec.write_with(out, into.unwrap_or(field), value);
             Ok(())
         }
@@ -992,7 +999,22 @@ fn process(sh: &Shared<'_>, scratch: &mut Scratch, c: ChunkIn) -> ChunkOut {
                                             ctx.stats.written += 1;
                                             Ok(())
                                         }
-                                        Err(f) => Err(f),
+                                        Err(f) => {
+                                            // --on-reject empty|keep: the
+                                            // record stays, the reject counts.
+                                            if let Some(v) = op.reject_value(ident) {
+                                                write_record(
+                                                    ctx.out,
+                                                    &rec,
+                                                    layout.target,
+                                                    v.as_bytes(),
+                                                    *delimiter,
+                                                    *quoting,
+                                                );
+                                                ctx.stats.written += 1;
+                                            }
+                                            Err(f)
+                                        }
                                     }
                                 }
                                 Task::Dedupe(op, d) => push_key(

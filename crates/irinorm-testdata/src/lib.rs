@@ -132,3 +132,27 @@ pub fn finish(name: &str, total: usize, failures: Vec<String>) {
         failures.join("\n")
     );
 }
+
+/// The environment variable naming the python of `scripts/python-env.sh`
+/// (a venv with the pinned peer packages), which `.ci/run` sets.
+pub const PYTHON_ENV: &str = "IRINORM_PYTHON";
+
+/// The python that runs peer Python packages, or `None` (after saying so)
+/// when [`PYTHON_ENV`] is unset outside CI. Panics under `CI=true` when it
+/// is unset or not a file: a differential test must never pass by skipping.
+pub fn python(test: &str) -> Option<PathBuf> {
+    match std::env::var_os(PYTHON_ENV).map(PathBuf::from) {
+        Some(p) if p.is_file() => Some(p),
+        other => {
+            let why = match other {
+                Some(p) => format!("{PYTHON_ENV}={} is not a file", p.display()),
+                None => format!("{PYTHON_ENV} is not set (run scripts/python-env.sh)"),
+            };
+            if in_ci() {
+                panic!("{test}: {why}; under CI=true the peer Python packages are required");
+            }
+            eprintln!("{test}: SKIPPED: {why}");
+            None
+        }
+    }
+}

@@ -162,6 +162,16 @@ impl ParseError {
         }
     }
 
+    /// An error of a pass outside the parser that refuses input in the
+    /// parser's terms (the `safebrowsing` lookup key of irinorm-rules).
+    pub const fn at(kind: ErrorKind, offset: usize, component: Option<Component>) -> Self {
+        ParseError {
+            kind,
+            offset,
+            component,
+        }
+    }
+
     /// What was wrong.
     pub const fn kind(&self) -> ErrorKind {
         self.kind

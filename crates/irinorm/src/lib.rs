@@ -3,16 +3,18 @@
 //! Decides when two URIs or IRIs identify the same resource, and turns each
 //! one into the canonical form that makes that decision a string comparison.
 //!
-//! - [`parse`]: an exact, single-pass parser for every grammar of RFC 3986
-//!   and RFC 3987, with typed results in [`reference`] ([`Uri`], [`IriRef`],
+//! - [`parse`](mod@parse): an exact, single-pass parser for every grammar of RFC 3986
+//!   and RFC 3987, with typed results in [`reference`](mod@reference) ([`Uri`], [`IriRef`],
 //!   ... borrowed and owned).
-//! - [`resolve`]: reference resolution (RFC 3986 §5.2-§5.3).
+//! - [`resolve`](mod@resolve): reference resolution (RFC 3986 §5.2-§5.3).
 //! - [`mapping`]: IRI to URI (RFC 3987 §3.1) and URI to IRI (§3.2).
 //! - [`path`]: `remove_dot_segments` (RFC 3986 §5.2.4).
 //! - [`host`]: IPv4/IPv6/IPvFuture hosts, RFC 5952 IPv6 text.
 //! - [`idn`]: UTS #46 through the `idna` crate.
 //! - [`ladder`]: the comparison ladder (string, syntax, scheme rungs) as
 //!   normalization, comparison and keys; [`scheme`]: the scheme registry.
+//! - [`repair`]: opt-in repair of what browsers accept into an RFC 3987 reference.
+//! - [`surt`]: SURT archive keys, byte-identical to the `surt` Python package.
 //!
 //! The library does no I/O and has no `unsafe` code. Errors are values:
 //! no input, however malformed, makes it panic.
@@ -29,8 +31,10 @@ pub mod parse;
 pub mod path;
 pub mod pct;
 pub mod reference;
+pub mod repair;
 pub mod resolve;
 pub mod scheme;
+pub mod surt;
 mod table;
 pub mod ucs;
 

@@ -1,5 +1,5 @@
 //! The validating parser: one pass over the bytes, driven by the lookup
-//! tables of [`crate::table`], for every grammar of RFC 3986 Appendix A and
+//! tables of the private `table` module, for every grammar of RFC 3986 Appendix A and
 //! RFC 3987 §2.2.
 //!
 //! The result, [`Meta`], holds the offsets of every component (so each is a

@@ -24,6 +24,17 @@ pub(crate) struct Args {
 
 pub(crate) fn run(a: Args) -> ExitCode {
     let mut cmd = crate::Cli::command();
-    clap_complete::generate(a.shell, &mut cmd, "irinorm", &mut std::io::stdout());
-    ExitCode::SUCCESS
+    // Generated into memory, then written: clap_complete panics on a
+    // write error, and a closed pipe (`| head -c 10`) must end quietly.
+    let mut buf = Vec::new();
+    clap_complete::generate(a.shell, &mut cmd, "irinorm", &mut buf);
+    use std::io::Write as _;
+    let mut out = std::io::stdout().lock();
+    match out.write_all(&buf).and_then(|()| out.flush()) {
+        Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => {
+            irinorm_stream::note(format_args!("irinorm: error: {e}"));
+            ExitCode::from(2)
+        }
+        _ => ExitCode::SUCCESS,
+    }
 }

@@ -42,8 +42,9 @@ enum Keep {
 #[derive(Debug, clap::Args)]
 #[command(after_help = EXAMPLES)]
 pub(crate) struct Args {
-    /// Which original line of each key to write.
-    #[arg(long, value_enum, default_value_t = Keep::First)]
+    /// Which original line of each key to write (not with --count,
+    /// --groups or --key-only, which write keys, not lines).
+    #[arg(long, value_enum, default_value_t = Keep::First, conflicts_with_all = ["count", "groups", "key_only"])]
     keep: Keep,
 
     /// Write each key and its number of occurrences (key<TAB>count), in
@@ -81,10 +82,13 @@ pub(crate) struct Args {
 /// components left out at rung `scheme`), then the named rules.
 struct KeyOp {
     p: Pipeline,
+    repair: Option<crate::ladder_args::Repairer>,
 }
 
 impl Op for KeyOp {
     fn apply(&self, input: &str, out: &mut String) -> Result<(), Failure> {
+        let repaired = self.repair.as_ref().and_then(|r| r.run(input));
+        let input = repaired.as_ref().map_or(input, |r| r.text.as_str());
         self.p.key_into(input, out)?;
         Ok(())
     }
@@ -93,6 +97,7 @@ impl Op for KeyOp {
 fn key_op(a: &Args) -> Result<Box<dyn Op>, CliError> {
     Ok(Box::new(KeyOp {
         p: a.ladder.pipeline(Form::Uri)?,
+        repair: a.ladder.repairer(),
     }))
 }
 

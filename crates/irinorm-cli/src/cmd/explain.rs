@@ -39,6 +39,7 @@ pub(crate) struct Args {
 
 struct ExplainOp {
     p: Pipeline,
+    repair: Option<crate::ladder_args::Repairer>,
 }
 
 fn same(a: &Change, b: &Change) -> bool {
@@ -67,8 +68,17 @@ fn shown(s: &str) -> &str {
 
 impl ExplainOp {
     fn text(&self, input: &str, out: &mut String) -> Result<(), Failure> {
-        let (e, fired) = self.p.explain(input)?;
         let _ = writeln!(out, "{input}");
+        let repaired = self.repair.as_ref().and_then(|r| r.run(input));
+        if let Some(r) = &repaired {
+            // docs/repair.md: what --repair changed, before any rung.
+            let _ = writeln!(out, "  repair  {}", r.text);
+            for s in &r.steps {
+                let _ = writeln!(out, "          {:<27} [{}]", s.name(), s.reason());
+            }
+        }
+        let input = repaired.as_ref().map_or(input, |r| r.text.as_str());
+        let (e, fired) = self.p.explain(input)?;
         for (i, step) in e.steps.iter().enumerate() {
             let _ = writeln!(
                 out,
@@ -162,6 +172,19 @@ impl Op for ExplainOp {
         _: &mut String,
         obj: &mut JsonObject<'_>,
     ) -> Result<(), Failure> {
+        let repaired = self.repair.as_ref().and_then(|r| r.run(input));
+        if self.repair.is_some() {
+            let steps: Vec<Value> = repaired
+                .iter()
+                .flat_map(|r| &r.steps)
+                .map(|s| json!({"step": s.name(), "reason": s.reason()}))
+                .collect();
+            obj.value(
+                "repair",
+                &json!({"output": repaired.as_ref().map_or(input, |r| r.text.as_str()), "steps": steps}),
+            );
+        }
+        let input = repaired.as_ref().map_or(input, |r| r.text.as_str());
         match self.p.explain(input) {
             Ok((e, fired)) => {
                 let steps: Vec<Value> = e
@@ -202,6 +225,7 @@ impl Op for ExplainOp {
 pub(crate) fn run(a: Args) -> Result<ExitCode, CliError> {
     let op = ExplainOp {
         p: a.ladder.pipeline(a.ladder.form)?,
+        repair: a.ladder.repairer(),
     };
     execute(&a.io, RecordMode::Lines, Task::Map(&op))
 }

@@ -35,7 +35,13 @@ pub(crate) fn run(a: Args) -> Result<ExitCode, CliError> {
     match a.dir {
         None => {
             use std::io::Write;
-            std::io::stdout().write_all(&render(cmd)?)?;
+            let page = render(cmd)?;
+            let mut out = std::io::stdout().lock();
+            match out.write_all(&page).and_then(|()| out.flush()) {
+                // A closed pipe (`irinorm man | head`) ends quietly.
+                Err(e) if e.kind() != std::io::ErrorKind::BrokenPipe => return Err(e.into()),
+                _ => {}
+            }
         }
         Some(dir) => {
             std::fs::create_dir_all(&dir)?;

@@ -12,6 +12,7 @@ pub(crate) mod normalize;
 pub(crate) mod parse;
 pub(crate) mod presets;
 pub(crate) mod resolve;
+pub(crate) mod surt;
 pub(crate) mod to_iri;
 pub(crate) mod to_uri;
 

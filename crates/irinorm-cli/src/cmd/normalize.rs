@@ -7,7 +7,7 @@ use irinorm_rules::Pipeline;
 use irinorm_stream::{Failure, JsonObject, Op, Task};
 
 use crate::common::{execute, CliError, IoArgs, RecordArgs};
-use crate::ladder_args::LadderArgs;
+use crate::ladder_args::{LadderArgs, Repairer};
 
 const EXAMPLES: &str = "\
 Examples:
@@ -24,6 +24,8 @@ Examples:
   irinorm normalize --base http://example.com/a/b ../c
       http://example.com/c
   irinorm normalize --format jsonl -i urls.txt.gz -o normal.jsonl.zst
+  irinorm normalize --preset crawler --format surt 'http://WWW.Example.com/b?z&a'
+      com,example)/b?a&z
   irinorm normalize --csv --column url --into normal -i pages.csv > pages.normal.csv
 ";
 
@@ -31,6 +33,9 @@ Examples:
 /// comparison ladder (default: rung `scheme`, `uri` form), then any named
 /// rules. Two identifiers are equivalent at that rung iff their normal
 /// forms (in `uri` form) are equal.
+///
+/// With --repair, what browsers accept is repaired first; jsonl then has
+/// `"repaired"` (the names of the steps that changed the input).
 ///
 /// jsonl: `"output"`, `"applied"` (the named rules that changed something)
 /// and `"warnings"` (what could not be done, e.g. a host that UTS #46
@@ -50,11 +55,22 @@ pub(crate) struct Args {
 
 pub(crate) struct NormalizeOp {
     pub(crate) p: Pipeline,
+    /// `--format surt`: the SURT key of the normal form instead of it.
+    pub(crate) surt: bool,
+    /// `--repair`.
+    pub(crate) repair: Option<Repairer>,
 }
 
 impl Op for NormalizeOp {
     fn apply(&self, input: &str, out: &mut String) -> Result<(), Failure> {
+        let repaired = self.repair.as_ref().and_then(|r| r.run(input));
+        let input = repaired.as_ref().map_or(input, |r| r.text.as_str());
         let mut applied = Vec::new();
+        if self.surt {
+            let mut normal = String::new();
+            self.p.normalize_into(input, &mut normal, &mut applied)?;
+            return crate::cmd::surt::key(&normal, Default::default(), out);
+        }
         self.p.normalize_into(input, out, &mut applied)?;
         Ok(())
     }
@@ -66,6 +82,14 @@ impl Op for NormalizeOp {
         obj: &mut JsonObject<'_>,
     ) -> Result<(), Failure> {
         scratch.clear();
+        let repaired = self.repair.as_ref().and_then(|r| r.run(input));
+        if self.repair.is_some() {
+            let steps = repaired
+                .iter()
+                .flat_map(|r| r.steps.iter().map(|s| s.name()));
+            obj.str_array("repaired", steps);
+        }
+        let input = repaired.as_ref().map_or(input, |r| r.text.as_str());
         let mut applied = Vec::new();
         match self.p.normalize_into(input, scratch, &mut applied) {
             Ok(warnings) => {
@@ -85,15 +109,21 @@ impl Op for NormalizeOp {
     }
 
     fn write_json_unavailable(&self, obj: &mut JsonObject<'_>) {
+        if self.repair.is_some() {
+            obj.str_array("repaired", []);
+        }
         obj.null("output");
         obj.str_array("applied", []);
         obj.str_array("warnings", []);
     }
 }
 
-pub(crate) fn run(a: Args) -> Result<ExitCode, CliError> {
+pub(crate) fn run(mut a: Args) -> Result<ExitCode, CliError> {
     let op = NormalizeOp {
         p: a.ladder.pipeline(a.ladder.form)?,
+        surt: a.io.format == crate::common::FormatArg::Surt,
+        repair: a.ladder.repairer(),
     };
+    a.io.surt_ok = true;
     execute(&a.io, a.records.mode()?, Task::Map(&op))
 }

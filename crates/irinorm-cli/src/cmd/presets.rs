@@ -20,15 +20,15 @@ pub(crate) fn run(a: Args) -> Result<ExitCode, CliError> {
     let mut out = String::new();
     if !a.rules {
         let _ = writeln!(out, "Presets (rules run in the order listed):");
-        for p in Preset::ALL {
+        for p in Preset::EVERY {
             let rules: Vec<&str> = p.rules().iter().map(|r| r.name()).collect();
             let list = if rules.is_empty() {
                 "(none)".to_owned()
             } else {
                 rules.join(", ")
             };
-            let _ = writeln!(out, "  {:<11} {}", p.name(), p.what());
-            let _ = writeln!(out, "  {:<11} rules: {list}", "");
+            let _ = writeln!(out, "  {:<13} {}", p.name(), p.what());
+            let _ = writeln!(out, "  {:<13} rules: {list}", "");
         }
         let _ = writeln!(out);
     }

@@ -122,7 +122,7 @@ static FILE: SchemeInfo = SchemeInfo::special(Special::File, true); // RFC 8089
 ///
 /// Rung 2 looks the scheme of every reference up here: `https`, `http` and
 /// `file` are compared inline, the others go through one integer `match`
-/// on the length and a [`key`] of the name, each arm a constant.
+/// on the length and a `key` of the name, each arm a constant.
 #[inline]
 pub fn builtin(scheme: &str) -> Option<&'static SchemeInfo> {
     match scheme.as_bytes() {

@@ -2,7 +2,7 @@
 //! case-sensitive unless the namespace says otherwise, as `uuid` does
 //! (RFC 9562 §4: hex digits are case-insensitive, output lower case);
 //! r-, q- and f-components are not part of URN equivalence (used by
-//! [`comparison_form`], never by normalization, which keeps them).
+//! `comparison_form`, never by normalization, which keeps them).
 
 use super::lower_outside_triplets;
 use crate::parse::split_trusted;
