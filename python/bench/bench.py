@@ -42,6 +42,9 @@ def peers():
     from irinorm.compat.w3lib import canonicalize_url as ic
 
     out["irinorm.compat.w3lib.canonicalize_url"] = ic
+    from irinorm.compat.surt import surt as isurt
+
+    out["irinorm.compat.surt.surt"] = isurt
     from w3lib.url import canonicalize_url
 
     out["w3lib.canonicalize_url"] = canonicalize_url
