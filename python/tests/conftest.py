@@ -16,6 +16,13 @@ from pathlib import Path
 from typing import Any, Dict, Iterator, List, Optional
 
 import pytest
+from hypothesis import settings
+
+# No test may depend on machine load: hypothesis' per-example deadline
+# (200 ms by default) is off, and CI runs a fixed sequence of examples.
+settings.register_profile("irinorm", deadline=None)
+settings.register_profile("irinorm-ci", deadline=None, derandomize=True, print_blob=True)
+settings.load_profile("irinorm-ci" if os.environ.get("CI", "").lower() in ("1", "true", "yes") else "irinorm")
 
 ROOT = Path(__file__).resolve().parents[2]
 
