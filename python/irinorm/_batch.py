@@ -108,6 +108,7 @@ def normalize_many(
     nfc: bool = False,
     nfkc: bool = False,
     max_len: Optional[int] = None,
+    repair: bool = False,
     evidence: Any = None,
 ) -> Tuple[Any, Any]:
     """Normalizes every entry of ``urls``: ``(results, errors)``.
@@ -124,7 +125,7 @@ def normalize_many(
     """
     n = Normalizer(
         rung, form, preset, rules, config, base,
-        ignore_fragment=ignore_fragment, nfc=nfc, nfkc=nfkc, max_len=max_len, evidence=evidence,
+        ignore_fragment=ignore_fragment, nfc=nfc, nfkc=nfkc, max_len=max_len, repair=repair, evidence=evidence,
     )
     return run_many(n, urls, key=False)
 
@@ -141,6 +142,7 @@ def key_many(
     nfc: bool = False,
     nfkc: bool = False,
     max_len: Optional[int] = None,
+    repair: bool = False,
     evidence: Any = None,
 ) -> Tuple[Any, Any]:
     """The 16-byte comparison key of every entry: ``(keys, errors)``; keys
@@ -152,6 +154,6 @@ def key_many(
     """
     n = Normalizer(
         rung, None, preset, rules, config, base,
-        ignore_fragment=ignore_fragment, nfc=nfc, nfkc=nfkc, max_len=max_len, evidence=evidence,
+        ignore_fragment=ignore_fragment, nfc=nfc, nfkc=nfkc, max_len=max_len, repair=repair, evidence=evidence,
     )
     return run_many(n, urls, key=True)

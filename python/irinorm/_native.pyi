@@ -26,6 +26,7 @@ class Normalizer:
         nfc: bool = False,
         nfkc: bool = False,
         max_len: Optional[int] = None,
+        repair: bool = False,
         evidence: Any = None,
     ) -> None: ...
     def normalize(self, url: _T) -> _T: ...
@@ -81,6 +82,7 @@ def normalize(
     nfc: bool = False,
     nfkc: bool = False,
     max_len: Optional[int] = None,
+    repair: bool = False,
     evidence: Any = None,
 ) -> _T: ...
 def key(
@@ -95,6 +97,7 @@ def key(
     nfc: bool = False,
     nfkc: bool = False,
     max_len: Optional[int] = None,
+    repair: bool = False,
     evidence: Any = None,
 ) -> bytes: ...
 def compare(
@@ -110,6 +113,7 @@ def compare(
     nfc: bool = False,
     nfkc: bool = False,
     max_len: Optional[int] = None,
+    repair: bool = False,
     evidence: Any = None,
 ) -> Optional[str]: ...
 def equivalent(
@@ -125,6 +129,7 @@ def equivalent(
     nfc: bool = False,
     nfkc: bool = False,
     max_len: Optional[int] = None,
+    repair: bool = False,
     evidence: Any = None,
 ) -> bool: ...
 def explain(
@@ -140,6 +145,7 @@ def explain(
     nfc: bool = False,
     nfkc: bool = False,
     max_len: Optional[int] = None,
+    repair: bool = False,
     evidence: Any = None,
 ) -> Dict[str, Any]: ...
 def parse(url: Union[str, bytes], grammar: str = "IRI-reference") -> Reference: ...

@@ -10,7 +10,9 @@
 //! string array (null where there was no error, and for null inputs).
 
 use irinorm::ParseError;
-use irinorm_rules::{Pipeline, RuleName};
+use irinorm_rules::RuleName;
+
+use crate::engine::Engine;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyList, PyString};
 use rayon::prelude::*;
@@ -43,7 +45,7 @@ struct Part {
 }
 
 fn run_one(
-    p: &Pipeline,
+    p: &Engine,
     job: Job,
     input: Option<&[u8]>,
     part: &mut Part,
@@ -59,6 +61,8 @@ fn run_one(
                 return irinorm::parse_bytes(b, irinorm::Grammar::IriReference).map(|_| ());
             }
         };
+        let s = p.prep(s);
+        let s: &str = &s;
         match job {
             Job::Normalize => {
                 scratch.clear();
@@ -99,7 +103,7 @@ fn run_one(
 
 /// Runs `job` on entries `0..n`, `get(i)` giving entry `i` (None: null),
 /// in parallel chunks; the parts in order.
-fn run<'a, G>(p: &Pipeline, job: Job, n: usize, get: G) -> Vec<Part>
+fn run<'a, G>(p: &Engine, job: Job, n: usize, get: G) -> Vec<Part>
 where
     G: Fn(usize) -> Option<&'a [u8]> + Sync,
 {
@@ -265,7 +269,7 @@ pub(crate) type ArrowOut<'py> = (
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn arrow<'py>(
     py: Python<'py>,
-    p: &Pipeline,
+    p: &Engine,
     job: Job,
     n: usize,
     offset: usize,
@@ -354,7 +358,7 @@ fn assemble(parts: Vec<Part>, job: Job, n: usize, large: bool) -> Joined {
 /// input (`str`, `bytes`); keys are 16 `bytes`.
 pub(crate) fn list<'py>(
     py: Python<'py>,
-    p: &Pipeline,
+    p: &Engine,
     job: Job,
     items: &Bound<'py, PyAny>,
 ) -> PyResult<(Bound<'py, PyList>, Bound<'py, PyList>)> {

@@ -10,13 +10,14 @@
 #![forbid(unsafe_code)]
 
 mod batch;
+mod engine;
 mod errors;
 mod settings;
 mod text;
 
+use crate::engine::Engine;
 use irinorm::ladder::Side;
 use irinorm::{Components, Grammar, ToUriOptions};
-use irinorm_rules::Pipeline;
 use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 use serde_json::{json, Value};
@@ -37,48 +38,52 @@ fn side_name(s: Side) -> &'static str {
 /// `Normalizer`.
 fn do_normalize<'py>(
     py: Python<'py>,
-    p: &Pipeline,
+    p: &Engine,
     url: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let t = text(url, None)?;
-    match p.normalize(&t.s) {
+    let s = p.prep(&t.s);
+    match p.normalize(&s) {
         // Most inputs are already normal: hand back the same object
         // (str and bytes are immutable) instead of a copy.
         Ok(o) if o.text == t.s => Ok(url.clone()),
         Ok(o) => Ok(out(py, &o.text, t.bytes)),
-        Err(e) => Err(parse_error(py, &e, &t.s, None)),
+        Err(e) => Err(parse_error(py, &e, &s, None)),
     }
 }
 
 fn do_key<'py>(
     py: Python<'py>,
-    p: &Pipeline,
+    p: &Engine,
     url: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyBytes>> {
     let t = text(url, None)?;
-    match p.digest(&t.s) {
+    let s = p.prep(&t.s);
+    match p.digest(&s) {
         Ok(k) => Ok(PyBytes::new(py, &k.0.to_be_bytes())),
-        Err(e) => Err(parse_error(py, &e, &t.s, None)),
+        Err(e) => Err(parse_error(py, &e, &s, None)),
     }
 }
 
-fn do_key_text<'py>(py: Python<'py>, p: &Pipeline, url: &Bound<'py, PyAny>) -> PyResult<String> {
+fn do_key_text<'py>(py: Python<'py>, p: &Engine, url: &Bound<'py, PyAny>) -> PyResult<String> {
     let t = text(url, None)?;
-    p.key(&t.s).map_err(|e| parse_error(py, &e, &t.s, None))
+    let s = p.prep(&t.s);
+    p.key(&s).map_err(|e| parse_error(py, &e, &s, None))
 }
 
 fn do_compare(
     py: Python<'_>,
-    p: &Pipeline,
+    p: &Engine,
     a: &Bound<'_, PyAny>,
     b: &Bound<'_, PyAny>,
 ) -> PyResult<Option<&'static str>> {
     let ta = text(a, Some("a"))?;
     let tb = text(b, Some("b"))?;
-    match p.compare(&ta.s, &tb.s) {
+    let (sa, sb) = (p.prep(&ta.s), p.prep(&tb.s));
+    match p.compare(&sa, &sb) {
         Ok(r) => Ok(r.map(|r| r.name())),
         Err(e) => {
-            let input = if e.side == Side::A { &ta.s } else { &tb.s };
+            let input = if e.side == Side::A { &sa } else { &sb };
             Err(parse_error(py, &e.error, input, Some(side_name(e.side))))
         }
     }
@@ -86,16 +91,17 @@ fn do_compare(
 
 fn do_equivalent(
     py: Python<'_>,
-    p: &Pipeline,
+    p: &Engine,
     a: &Bound<'_, PyAny>,
     b: &Bound<'_, PyAny>,
 ) -> PyResult<bool> {
     let ta = text(a, Some("a"))?;
     let tb = text(b, Some("b"))?;
-    match p.equivalent(&ta.s, &tb.s) {
+    let (sa, sb) = (p.prep(&ta.s), p.prep(&tb.s));
+    match p.equivalent(&sa, &sb) {
         Ok(r) => Ok(r),
         Err(e) => {
-            let input = if e.side == Side::A { &ta.s } else { &tb.s };
+            let input = if e.side == Side::A { &sa } else { &sb };
             Err(parse_error(py, &e.error, input, Some(side_name(e.side))))
         }
     }
@@ -107,16 +113,15 @@ fn json_to_py<'py>(py: Python<'py>, v: &Value) -> PyResult<Bound<'py, PyAny>> {
 
 fn do_explain<'py>(
     py: Python<'py>,
-    p: &Pipeline,
+    p: &Engine,
     url: &Bound<'py, PyAny>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let t = text(url, None)?;
-    let (e, fired) = p
-        .explain(&t.s)
-        .map_err(|e| parse_error(py, &e, &t.s, None))?;
+    let s = p.prep(&t.s);
+    let (e, fired) = p.explain(&s).map_err(|e| parse_error(py, &e, &s, None))?;
     let output = p
-        .normalize(&t.s)
-        .map_err(|e| parse_error(py, &e, &t.s, None))?
+        .normalize(&s)
+        .map_err(|e| parse_error(py, &e, &s, None))?
         .text
         .into_owned();
     let steps: Vec<Value> = e
@@ -152,7 +157,17 @@ fn do_explain<'py>(
         .collect();
     json_to_py(
         py,
-        &json!({"input": e.input, "steps": steps, "rules": rules, "output": output}),
+        &json!({
+            "input": t.s,
+            // What --repair did (docs/repair.md), when it is on.
+            "repaired": p.repair.as_ref().map(|bs| {
+                let r = irinorm::repair::repair(&t.s, bs.as_deref());
+                json!({"text": s, "steps": r.steps.iter().map(|x| x.name()).collect::<Vec<_>>()})
+            }),
+            "steps": steps,
+            "rules": rules,
+            "output": output,
+        }),
     )
 }
 
@@ -165,7 +180,7 @@ fn do_explain<'py>(
 /// 'http://example.com/a/b?id=7'
 #[pyclass(frozen, module = "irinorm", name = "Normalizer")]
 struct PyNormalizer {
-    p: Pipeline,
+    p: Engine,
     settings: Settings,
     base: Option<String>,
 }
@@ -173,7 +188,7 @@ struct PyNormalizer {
 #[pymethods]
 impl PyNormalizer {
     #[new]
-    #[pyo3(signature = (rung=None, form=None, preset=None, rules=None, config=None, base=None, *, ignore_fragment=false, nfc=false, nfkc=false, max_len=None, evidence=None))]
+    #[pyo3(signature = (rung=None, form=None, preset=None, rules=None, config=None, base=None, *, ignore_fragment=false, nfc=false, nfkc=false, max_len=None, repair=false, evidence=None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
@@ -187,6 +202,7 @@ impl PyNormalizer {
         nfc: bool,
         nfkc: bool,
         max_len: Option<usize>,
+        repair: bool,
         evidence: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Self> {
         check_evidence(py, evidence)?;
@@ -199,6 +215,7 @@ impl PyNormalizer {
             nfc,
             nfkc,
             max_len,
+            repair,
         };
         let p = settings.pipeline(py, config, base.as_deref())?;
         Ok(PyNormalizer { p, settings, base })
@@ -352,7 +369,7 @@ impl PyNormalizer {
 }
 
 macro_rules! module_fn_settings {
-    ($rung:expr, $form:expr, $preset:expr, $rules:expr, $if:expr, $nfc:expr, $nfkc:expr, $max:expr) => {
+    ($rung:expr, $form:expr, $preset:expr, $rules:expr, $if:expr, $nfc:expr, $nfkc:expr, $max:expr, $repair:expr) => {
         Settings {
             rung: $rung,
             form: $form,
@@ -362,6 +379,7 @@ macro_rules! module_fn_settings {
             nfc: $nfc,
             nfkc: $nfkc,
             max_len: $max,
+            repair: $repair,
         }
     };
 }
@@ -383,7 +401,7 @@ macro_rules! module_fn_settings {
 /// >>> normalize("../g", base="http://a/b/c/d;p?q")
 /// 'http://a/b/g'
 #[pyfunction]
-#[pyo3(signature = (url, rung=None, form=None, preset=None, rules=None, config=None, base=None, *, ignore_fragment=false, nfc=false, nfkc=false, max_len=None, evidence=None))]
+#[pyo3(signature = (url, rung=None, form=None, preset=None, rules=None, config=None, base=None, *, ignore_fragment=false, nfc=false, nfkc=false, max_len=None, repair=false, evidence=None))]
 #[allow(clippy::too_many_arguments)]
 fn normalize<'py>(
     py: Python<'py>,
@@ -398,6 +416,7 @@ fn normalize<'py>(
     nfc: bool,
     nfkc: bool,
     max_len: Option<usize>,
+    repair: bool,
     evidence: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let s = module_fn_settings!(
@@ -408,7 +427,8 @@ fn normalize<'py>(
         ignore_fragment,
         nfc,
         nfkc,
-        max_len
+        max_len,
+        repair
     );
     let p = cached(py, s, config, base, evidence)?;
     do_normalize(py, &p, url)
@@ -422,7 +442,7 @@ fn normalize<'py>(
 /// >>> len(key("http://example.com/"))
 /// 16
 #[pyfunction]
-#[pyo3(signature = (url, rung=None, preset=None, rules=None, config=None, base=None, *, ignore_fragment=false, nfc=false, nfkc=false, max_len=None, evidence=None))]
+#[pyo3(signature = (url, rung=None, preset=None, rules=None, config=None, base=None, *, ignore_fragment=false, nfc=false, nfkc=false, max_len=None, repair=false, evidence=None))]
 #[allow(clippy::too_many_arguments)]
 fn key<'py>(
     py: Python<'py>,
@@ -436,6 +456,7 @@ fn key<'py>(
     nfc: bool,
     nfkc: bool,
     max_len: Option<usize>,
+    repair: bool,
     evidence: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyBytes>> {
     let s = module_fn_settings!(
@@ -446,7 +467,8 @@ fn key<'py>(
         ignore_fragment,
         nfc,
         nfkc,
-        max_len
+        max_len,
+        repair
     );
     let p = cached(py, s, config, base, evidence)?;
     do_key(py, &p, url)
@@ -462,7 +484,7 @@ fn key<'py>(
 /// >>> compare("http://a/", "http://b/") is None
 /// True
 #[pyfunction]
-#[pyo3(signature = (a, b, rung=None, preset=None, rules=None, config=None, base=None, *, ignore_fragment=false, nfc=false, nfkc=false, max_len=None, evidence=None))]
+#[pyo3(signature = (a, b, rung=None, preset=None, rules=None, config=None, base=None, *, ignore_fragment=false, nfc=false, nfkc=false, max_len=None, repair=false, evidence=None))]
 #[allow(clippy::too_many_arguments)]
 fn compare<'py>(
     py: Python<'py>,
@@ -477,6 +499,7 @@ fn compare<'py>(
     nfc: bool,
     nfkc: bool,
     max_len: Option<usize>,
+    repair: bool,
     evidence: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Option<&'static str>> {
     let s = module_fn_settings!(
@@ -487,7 +510,8 @@ fn compare<'py>(
         ignore_fragment,
         nfc,
         nfkc,
-        max_len
+        max_len,
+        repair
     );
     let p = cached(py, s, config, base, evidence)?;
     do_compare(py, &p, a, b)
@@ -500,7 +524,7 @@ fn compare<'py>(
 /// >>> equivalent("http://a/?utm_source=x", "http://a/")
 /// False
 #[pyfunction]
-#[pyo3(signature = (a, b, rung=None, preset=None, rules=None, config=None, base=None, *, ignore_fragment=false, nfc=false, nfkc=false, max_len=None, evidence=None))]
+#[pyo3(signature = (a, b, rung=None, preset=None, rules=None, config=None, base=None, *, ignore_fragment=false, nfc=false, nfkc=false, max_len=None, repair=false, evidence=None))]
 #[allow(clippy::too_many_arguments)]
 fn equivalent<'py>(
     py: Python<'py>,
@@ -515,6 +539,7 @@ fn equivalent<'py>(
     nfc: bool,
     nfkc: bool,
     max_len: Option<usize>,
+    repair: bool,
     evidence: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<bool> {
     let s = module_fn_settings!(
@@ -525,7 +550,8 @@ fn equivalent<'py>(
         ignore_fragment,
         nfc,
         nfkc,
-        max_len
+        max_len,
+        repair
     );
     let p = cached(py, s, config, base, evidence)?;
     do_equivalent(py, &p, a, b)
@@ -541,7 +567,7 @@ fn equivalent<'py>(
 /// >>> [c["rule"] for c in e["steps"][-1]["changes"]]
 /// ['lowercase-scheme', 'lowercase-host', 'remove-default-port']
 #[pyfunction]
-#[pyo3(signature = (url, rung=None, form=None, preset=None, rules=None, config=None, base=None, *, ignore_fragment=false, nfc=false, nfkc=false, max_len=None, evidence=None))]
+#[pyo3(signature = (url, rung=None, form=None, preset=None, rules=None, config=None, base=None, *, ignore_fragment=false, nfc=false, nfkc=false, max_len=None, repair=false, evidence=None))]
 #[allow(clippy::too_many_arguments)]
 fn explain<'py>(
     py: Python<'py>,
@@ -556,6 +582,7 @@ fn explain<'py>(
     nfc: bool,
     nfkc: bool,
     max_len: Option<usize>,
+    repair: bool,
     evidence: Option<&Bound<'py, PyAny>>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let s = module_fn_settings!(
@@ -566,7 +593,8 @@ fn explain<'py>(
         ignore_fragment,
         nfc,
         nfkc,
-        max_len
+        max_len,
+        repair
     );
     let p = cached(py, s, config, base, evidence)?;
     do_explain(py, &p, url)

@@ -13,6 +13,7 @@ use irinorm_rules::{load_toml, Config, Pipeline, Preset, RuleSet};
 use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString};
 
+use crate::engine::Engine;
 use crate::errors::{unavailable, usage};
 
 /// Everything that decides a pipeline, as given from Python.
@@ -26,6 +27,7 @@ pub(crate) struct Settings {
     pub(crate) nfc: bool,
     pub(crate) nfkc: bool,
     pub(crate) max_len: Option<usize>,
+    pub(crate) repair: bool,
 }
 
 /// `rules` as a comma-separated string or a sequence of names.
@@ -158,11 +160,25 @@ impl Settings {
         py: Python<'_>,
         config: Option<&Bound<'_, PyAny>>,
         base: Option<&str>,
-    ) -> PyResult<Pipeline> {
+    ) -> PyResult<Engine> {
         if self.nfc && self.nfkc {
             return Err(usage("nfc and nfkc cannot be combined"));
         }
         let preset = self.preset()?;
+        if let Some(p) = preset.filter(|p| p.is_lookup_key()) {
+            // A lookup key has its own fixed algorithm (docs/rules.md), as
+            // the CLI says: nothing to combine it with.
+            if self.rules.is_some()
+                || self.rung.is_some()
+                || base.is_some()
+                || self.form()? == Form::Iri
+            {
+                return Err(usage(format!(
+                    "preset {:?} is a lookup key: it takes no rules, rung, base or form='iri'",
+                    p.name()
+                )));
+            }
+        }
         let listed = match &self.rules {
             Some(s) => RuleSet::parse_list(s).map_err(usage)?,
             None => RuleSet::EMPTY,
@@ -194,16 +210,26 @@ impl Settings {
                 .with_base(b)
                 .map_err(|e| usage(format!("base {b:?} is not an absolute IRI: {e}")))?;
         }
-        Ok(Pipeline::new(n, rules, cfg))
+        let p = Pipeline::new(n, rules, cfg);
+        let p = match preset {
+            Some(preset) => p.with_lookup_key(preset),
+            None => p,
+        };
+        // The base's scheme decides how repair reads `//x` and `http:x`.
+        let repair = self.repair.then(|| {
+            base.and_then(|b| b.split_once(':'))
+                .map(|(s, _)| s.to_owned())
+        });
+        Ok(Engine { p, repair })
     }
 }
 
 /// Pipelines of the module-level functions, by settings, for calls without
 /// `config` or `base` (a dozen at most in practice: the options are names).
-static CACHE: Mutex<Option<HashMap<Settings, Arc<Pipeline>>>> = Mutex::new(None);
+static CACHE: Mutex<Option<HashMap<Settings, Arc<Engine>>>> = Mutex::new(None);
 
 /// The pipeline of a call without options: no lock, no hashing.
-static DEFAULT: OnceLock<Arc<Pipeline>> = OnceLock::new();
+static DEFAULT: OnceLock<Arc<Engine>> = OnceLock::new();
 
 /// The pipeline for one call of a module-level function: cached when it
 /// depends only on names, built afresh otherwise (use `Normalizer` then).
@@ -213,7 +239,7 @@ pub(crate) fn cached(
     config: Option<&Bound<'_, PyAny>>,
     base: Option<&str>,
     evidence: Option<&Bound<'_, PyAny>>,
-) -> PyResult<Arc<Pipeline>> {
+) -> PyResult<Arc<Engine>> {
     check_evidence(py, evidence)?;
     let plain = config.is_none_or(|c| c.is_none()) && base.is_none();
     if !plain {
@@ -266,6 +292,9 @@ pub(crate) fn repr_items(s: &Settings) -> Vec<(String, String)> {
     }
     if s.ignore_fragment {
         v.push(("ignore_fragment".into(), "True".into()));
+    }
+    if s.repair {
+        v.push(("repair".into(), "True".into()));
     }
     v
 }

@@ -209,3 +209,37 @@ def test_native_docstring_examples() -> None:
     r = runner.summarize(verbose=False)
     assert r.failed == 0
     assert examples >= 25, examples
+
+
+def test_repair() -> None:
+    # docs/repair.md: what browsers accept, made an RFC 3987 reference,
+    # each step named; off by default (exact mode).
+    u = '  http:\\\\example.com\\a b|c?q="x"#f#g%zz\n'
+    with pytest.raises(irinorm.ParseError):
+        irinorm.normalize(u)
+    assert irinorm.normalize(u, repair=True) == "http://example.com/a%20b%7Cc?q=%22x%22#f%23g%25zz"
+    e = irinorm.explain(u, repair=True)
+    assert "backslash-to-slash" in e["repaired"]["steps"]
+    assert irinorm.explain("http://a/")["repaired"] is None
+    assert irinorm.equivalent("http://a/ b", "http://a/%20b", repair=True)
+    res, err = irinorm.normalize_many(["http://a/ b", None], repair=True)
+    assert res == ["http://a/%20b", None] and err == [None, None]
+    assert "repair=True" in repr(irinorm.Normalizer(repair=True))
+
+
+def test_safebrowsing_lookup_key() -> None:
+    # Examples of Google's Safe Browsing URL canonicalization documentation.
+    cases = {
+        "http://host/%25%32%35": "http://host/%25",
+        "http://www.google.com/blah/..": "http://www.google.com/",
+        "http://www.GOOgle.com/": "http://www.google.com/",
+        "http://3279880203/blah": "http://195.127.0.11/blah",
+        "http://www.google.com/foo\tbar\rbaz\n2": "http://www.google.com/foobarbaz2",
+    }
+    for u, want in cases.items():
+        assert irinorm.normalize(u, preset="safebrowsing") == want
+    # A lookup key takes no other options (as the CLI says).
+    with pytest.raises(ValueError, match="lookup key"):
+        irinorm.Normalizer(preset="safebrowsing", rules="sort-query")
+    with pytest.raises(ValueError, match="lookup key"):
+        irinorm.normalize("http://a/", preset="safebrowsing", form="iri")
