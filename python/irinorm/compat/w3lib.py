@@ -1,8 +1,10 @@
 """A drop-in for ``w3lib.url.canonicalize_url`` on irinorm
 (docs/python.md, "Drop-ins"; differences in docs/known-differences.md).
 
-Same signature and, on valid URLs, the same idea: one canonical string per
-resource for a crawler's seen-set. What it does: irinorm's rung 2 (RFC 3986
+Same signature and the same idea: one canonical string per resource for a
+crawler's seen-set. What it does: irinorm's repair pass (docs/repair.md:
+what browsers accept, made an RFC 3987 reference, as w3lib accepts what
+pages contain), then rung 2 (RFC 3986
 §6.2.2-§6.2.3: case, percent-encoding, dot segments, default port, empty
 path, IDN to A-labels), then the query sorted by name and value (as w3lib
 does), blank values dropped when ``keep_blank_values=False``, and the
@@ -34,8 +36,8 @@ from .._native import Normalizer
 
 __all__ = ["canonicalize_url"]
 
-_keep = Normalizer()
-_drop = Normalizer(rules="remove-fragment")
+_keep = Normalizer(repair=True)
+_drop = Normalizer(rules="remove-fragment", repair=True)
 
 
 def _sorted_query(q: str, keep_blank_values: bool, sep: str) -> str:
