@@ -65,8 +65,9 @@ def main(argv=None) -> int:
         opts = {"preset": a.preset}
         if a.rung:
             opts["rung"] = a.rung
-        withk = df.withColumn("_r", irs.normalize_result(F.col(col), **opts))
-        withk = withk.withColumn("_key", irs.key(F.col(col), **opts))
+        # One Arrow UDF gives the normal form, the reject reason and the key.
+        withk = df.withColumn("_r", irs.normalize_result(F.col(col), with_key=True, **opts))
+        withk = withk.withColumn("_key", F.col("_r.key"))
     withk = withk.cache()
     good = withk.where(F.col("_r.value").isNotNull())
     bad = withk.where(F.col("_r.value").isNull() & F.col(col).isNotNull())

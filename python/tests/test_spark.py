@@ -58,6 +58,7 @@ def test_column_functions(spark) -> None:
     rows = df.select(
         irs.normalize("url", preset="crawler").alias("n"),
         irs.normalize_result(F.col("url")).alias("r"),
+        irs.normalize_result("url", with_key=True, preset="crawler").alias("rk"),
         irs.key("url", preset="crawler").alias("k"),
         irs.compare("url", "other").alias("c"),
         irs.equivalent("url", "other", preset="crawler").alias("e"),
@@ -72,9 +73,11 @@ def test_column_functions(spark) -> None:
         except irinorm.ParseError as e:
             assert row.n is None and row.k is None
             assert row.r.value is None and row.r.error == str(e)
+            assert row.rk.value is None and row.rk.key is None and row.rk.error == str(e)
             continue
         assert row.n == want
         assert bytes(row.k) == n.key(u)
+        assert row.rk.value == want and bytes(row.rk.key) == n.key(u) and row.rk.error is None
         assert row.r.value == irinorm.normalize(u) and row.r.error is None
         assert row.c == irinorm.compare(u, "http://example.com/a")
         assert row.e == n.equivalent(u, "http://example.com/a")
