@@ -222,6 +222,21 @@ fn safebrowsing_preset_is_a_lookup_key() {
         b"http://a/%2541\nhttp://A/A\n",
     );
     assert_eq!(r.lines(), ["http://a/%2541"]);
+    let r = run(
+        &[
+            "explain",
+            "--preset",
+            "safebrowsing",
+            "http://3279880203/blah",
+        ],
+        b"",
+    );
+    assert!(
+        r.out()
+            .contains("  safebrowsing  key  http://195.127.0.11/blah"),
+        "{}",
+        r.out()
+    );
 }
 
 /// Runs `args` with stdout closed before the child writes anything (the

@@ -78,6 +78,11 @@ impl Pipeline {
         self
     }
 
+    /// The lookup-key preset this pipeline computes instead of the ladder.
+    pub fn lookup_key(&self) -> Option<Preset> {
+        self.safebrowsing.then_some(Preset::Safebrowsing)
+    }
+
     fn safebrowsing_into(&self, input: &str, out: &mut String) -> Result<(), ParseError> {
         out.push_str(&crate::safebrowsing::canonicalize(input)?);
         Ok(())

@@ -118,6 +118,11 @@ impl ExplainOp {
                 let _ = writeln!(out, "          warning: {w}");
             }
         }
+        if let Some(k) = self.p.lookup_key() {
+            // The preset replaces the ladder: its key is the result.
+            let key = self.p.key(input).map_err(Failure::from)?;
+            let _ = writeln!(out, "  {:<6}  key  {key}   [docs/rules.md]", k.name());
+        }
         if !fired.is_empty() {
             let rung = self.p.normalizer().options().rung;
             let form = self.p.normalizer().options().form;
