@@ -194,9 +194,10 @@ fn canonical_host(authority: &[u8]) -> Result<Vec<u8>, SafeBrowsingError> {
             .map_or(hostport.len(), |e| e + 1);
         &hostport[..e]
     } else {
-        match hostport.iter().rposition(|&c| c == b':') {
-            Some(c) if hostport[c + 1..].iter().all(u8::is_ascii_digit) => &hostport[..c],
-            _ => hostport,
+        // A host name has no `:`: what follows the first one is the port.
+        match hostport.iter().position(|&c| c == b':') {
+            Some(c) => &hostport[..c],
+            None => hostport,
         }
     };
     let mut h: Vec<u8> = Vec::with_capacity(host.len());
@@ -342,5 +343,7 @@ mod tests {
         ));
         assert_eq!(canonicalize(" \t"), Err(SafeBrowsingError::Empty));
         assert_eq!(canonicalize("http:///x"), Err(SafeBrowsingError::NoHost));
+        // Found by the fuzz target: a key must be its own key.
+        assert_eq!(canonicalize("@::"), Err(SafeBrowsingError::NoHost));
     }
 }

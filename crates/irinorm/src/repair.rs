@@ -434,6 +434,15 @@ mod tests {
     }
 
     #[test]
+    fn a_new_authority_gets_its_at_signs_encoded() {
+        // Found by the fuzz target: valid RFC syntax (a path) that WHATWG
+        // reads as an authority whose userinfo holds an `@`.
+        let r = repair("http:@http:@5--", None);
+        assert_eq!(r.text, "http://%40http:@5--");
+        assert_eq!(r.steps, [Step::SchemeSlashes, Step::EncodeUserinfoAt]);
+    }
+
+    #[test]
     fn non_characters_and_private_use() {
         // U+FFFE is no ucschar; U+E000 is iprivate, allowed only in the query.
         let r = repair("http://a/\u{FFFE}\u{E000}?\u{E000}", None);

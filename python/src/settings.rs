@@ -1,0 +1,300 @@
+//! The options of `normalize`, `compare`, `key`... as the CLI reads them
+//! (crates/irinorm-cli/src/ladder_args.rs), turned into an
+//! `irinorm_rules::Pipeline`. Same names, same defaults, same order of
+//! precedence: `rung` else the preset's rung else `scheme`; rules are the
+//! preset's plus `rules`.
+
+use std::collections::HashMap;
+use std::sync::{Arc, Mutex, OnceLock};
+
+use irinorm::ladder::{CharNorm, Form, Normalizer, Options, Rung, DEFAULT_MAX_LEN};
+use irinorm::scheme::SchemeRegistry;
+use irinorm_rules::{load_toml, Config, Pipeline, Preset, RuleSet};
+use pyo3::prelude::*;
+use pyo3::types::{PyDict, PyString};
+
+use crate::engine::Engine;
+use crate::errors::{unavailable, usage};
+
+/// Everything that decides a pipeline, as given from Python.
+#[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
+pub(crate) struct Settings {
+    pub(crate) rung: Option<String>,
+    pub(crate) form: Option<String>,
+    pub(crate) preset: Option<String>,
+    pub(crate) rules: Option<String>,
+    pub(crate) ignore_fragment: bool,
+    pub(crate) nfc: bool,
+    pub(crate) nfkc: bool,
+    pub(crate) max_len: Option<usize>,
+    pub(crate) repair: bool,
+}
+
+/// `rules` as a comma-separated string or a sequence of names.
+pub(crate) fn rules_text(rules: Option<&Bound<'_, PyAny>>) -> PyResult<Option<String>> {
+    let Some(r) = rules else { return Ok(None) };
+    if r.is_none() {
+        return Ok(None);
+    }
+    if let Ok(s) = r.cast::<PyString>() {
+        return Ok(Some(s.to_cow()?.into_owned()));
+    }
+    let mut names = Vec::new();
+    for item in r.try_iter()? {
+        names.push(item?.extract::<String>()?);
+    }
+    Ok(Some(names.join(",")))
+}
+
+fn list(v: &Bound<'_, PyAny>) -> PyResult<Vec<String>> {
+    if let Ok(s) = v.cast::<PyString>() {
+        return Ok(s
+            .to_cow()?
+            .split(',')
+            .map(str::trim)
+            .filter(|x| !x.is_empty())
+            .map(str::to_owned)
+            .collect());
+    }
+    v.try_iter()?.map(|i| i?.extract::<String>()).collect()
+}
+
+/// The rule parameters and scheme overrides of `config`: a path to a
+/// settings file (TOML, docs/rules.md) or a mapping with the keys
+/// `query_params`, `directory_index`, `session_ids`,
+/// `case_insensitive_hosts` (lists of names) and `ip_to_host` (a mapping),
+/// plus `toml` (the text of a settings file, read first).
+fn config_of(
+    py: Python<'_>,
+    config: Option<&Bound<'_, PyAny>>,
+) -> PyResult<(Config, SchemeRegistry)> {
+    let mut cfg = Config::default();
+    let mut schemes = SchemeRegistry::builtin();
+    let Some(c) = config else {
+        return Ok((cfg, schemes));
+    };
+    if c.is_none() {
+        return Ok((cfg, schemes));
+    }
+    if let Ok(d) = c.cast::<PyDict>() {
+        if let Some(t) = d.get_item("toml")? {
+            let text: String = t.extract()?;
+            load_toml(&text, &mut cfg, &mut schemes)
+                .map_err(|e| usage(format!("config['toml']: {e}")))?;
+        }
+        for (k, v) in d.iter() {
+            let k: String = k.extract()?;
+            match k.as_str() {
+                "toml" => {}
+                "query_params" => cfg.query_params = list(&v)?,
+                "directory_index" => cfg.directory_index = list(&v)?,
+                "session_ids" => cfg.session_ids = list(&v)?,
+                "case_insensitive_hosts" => cfg.case_insensitive_hosts = list(&v)?,
+                "ip_to_host" => {
+                    let m = v.cast::<PyDict>().map_err(|_| {
+                        usage("config['ip_to_host'] must be a mapping of IP to host")
+                    })?;
+                    for (ip, host) in m.iter() {
+                        cfg.ip_to_host.insert(
+                            ip.extract::<String>()?.trim().to_owned(),
+                            host.extract::<String>()?.trim().to_owned(),
+                        );
+                    }
+                }
+                "learned_rules" | "learned" => {
+                    return Err(unavailable(
+                        py,
+                        "learned rules files are not available in this build of irinorm",
+                    ))
+                }
+                other => {
+                    return Err(usage(format!(
+                        "unknown config key {other:?} (toml, query_params, directory_index, \
+                         session_ids, case_insensitive_hosts, ip_to_host)"
+                    )))
+                }
+            }
+        }
+        return Ok((cfg, schemes));
+    }
+    // A path (str or os.PathLike): the settings file of `--config`.
+    let os = py.import("os")?;
+    let path: String = os.call_method1("fspath", (c,))?.extract()?;
+    let text = std::fs::read_to_string(&path)
+        .map_err(|e| pyo3::exceptions::PyOSError::new_err(format!("{path}: {e}")))?;
+    load_toml(&text, &mut cfg, &mut schemes).map_err(|e| usage(format!("{path}: {e}")))?;
+    Ok((cfg, schemes))
+}
+
+impl Settings {
+    fn rung(&self, py: Python<'_>, preset: Option<Preset>) -> PyResult<Rung> {
+        match &self.rung {
+            Some(r) if r.eq_ignore_ascii_case("protocol") => Err(unavailable(
+                py,
+                "rung 'protocol' (rung 3, RFC 3986 §6.2.4) needs an evidence store, \
+                 which this build of irinorm does not have yet",
+            )),
+            Some(r) => r.parse::<Rung>().map_err(usage),
+            None => Ok(preset.map(|p| p.rung()).unwrap_or(Rung::Scheme)),
+        }
+    }
+
+    fn preset(&self) -> PyResult<Option<Preset>> {
+        self.preset
+            .as_deref()
+            .map(|p| p.parse::<Preset>().map_err(usage))
+            .transpose()
+    }
+
+    /// The output form (`uri` unless given).
+    pub(crate) fn form(&self) -> PyResult<Form> {
+        match &self.form {
+            Some(f) => f.parse::<Form>().map_err(usage),
+            None => Ok(Form::Uri),
+        }
+    }
+
+    /// The pipeline, as the CLI builds it from the same flags.
+    pub(crate) fn pipeline(
+        &self,
+        py: Python<'_>,
+        config: Option<&Bound<'_, PyAny>>,
+        base: Option<&str>,
+    ) -> PyResult<Engine> {
+        if self.nfc && self.nfkc {
+            return Err(usage("nfc and nfkc cannot be combined"));
+        }
+        let preset = self.preset()?;
+        if let Some(p) = preset.filter(|p| p.is_lookup_key()) {
+            // A lookup key has its own fixed algorithm (docs/rules.md), as
+            // the CLI says: nothing to combine it with.
+            if self.rules.is_some()
+                || self.rung.is_some()
+                || base.is_some()
+                || self.form()? == Form::Iri
+            {
+                return Err(usage(format!(
+                    "preset {:?} is a lookup key: it takes no rules, rung, base or form='iri'",
+                    p.name()
+                )));
+            }
+        }
+        let listed = match &self.rules {
+            Some(s) => RuleSet::parse_list(s).map_err(usage)?,
+            None => RuleSet::EMPTY,
+        };
+        let rules = preset
+            .map(|p| p.rule_set())
+            .unwrap_or_default()
+            .union(listed)
+            .map_err(usage)?;
+        let (cfg, schemes) = config_of(py, config)?;
+        let opts = Options {
+            rung: self.rung(py, preset)?,
+            form: self.form()?,
+            ignore_fragment: self.ignore_fragment,
+            char_norm: if self.nfc {
+                CharNorm::Nfc
+            } else if self.nfkc {
+                CharNorm::Nfkc
+            } else {
+                CharNorm::None
+            },
+            schemes,
+            max_len: self.max_len.unwrap_or(DEFAULT_MAX_LEN),
+            ..Options::default()
+        };
+        let mut n = Normalizer::new(opts);
+        if let Some(b) = base {
+            n = n
+                .with_base(b)
+                .map_err(|e| usage(format!("base {b:?} is not an absolute IRI: {e}")))?;
+        }
+        let p = Pipeline::new(n, rules, cfg);
+        let p = match preset {
+            Some(preset) => p.with_lookup_key(preset),
+            None => p,
+        };
+        // The base's scheme decides how repair reads `//x` and `http:x`.
+        let repair = self.repair.then(|| {
+            base.and_then(|b| b.split_once(':'))
+                .map(|(s, _)| s.to_owned())
+        });
+        Ok(Engine { p, repair })
+    }
+}
+
+/// Pipelines of the module-level functions, by settings, for calls without
+/// `config` or `base` (a dozen at most in practice: the options are names).
+static CACHE: Mutex<Option<HashMap<Settings, Arc<Engine>>>> = Mutex::new(None);
+
+/// The pipeline of a call without options: no lock, no hashing.
+static DEFAULT: OnceLock<Arc<Engine>> = OnceLock::new();
+
+/// The pipeline for one call of a module-level function: cached when it
+/// depends only on names, built afresh otherwise (use `Normalizer` then).
+pub(crate) fn cached(
+    py: Python<'_>,
+    s: Settings,
+    config: Option<&Bound<'_, PyAny>>,
+    base: Option<&str>,
+    evidence: Option<&Bound<'_, PyAny>>,
+) -> PyResult<Arc<Engine>> {
+    check_evidence(py, evidence)?;
+    let plain = config.is_none_or(|c| c.is_none()) && base.is_none();
+    if !plain {
+        return Ok(Arc::new(s.pipeline(py, config, base)?));
+    }
+    if s == Settings::default() {
+        if let Some(p) = DEFAULT.get() {
+            return Ok(p.clone());
+        }
+        let p = Arc::new(s.pipeline(py, None, None)?);
+        return Ok(DEFAULT.get_or_init(|| p).clone());
+    }
+    let mut guard = CACHE.lock().unwrap_or_else(|p| p.into_inner());
+    let map = guard.get_or_insert_with(HashMap::new);
+    if let Some(p) = map.get(&s) {
+        return Ok(p.clone());
+    }
+    let p = Arc::new(s.pipeline(py, None, None)?);
+    if map.len() < 256 {
+        map.insert(s, p.clone());
+    }
+    Ok(p)
+}
+
+/// The protocol rung's evidence store lands on another branch: say so
+/// rather than ignore the argument.
+pub(crate) fn check_evidence(py: Python<'_>, evidence: Option<&Bound<'_, PyAny>>) -> PyResult<()> {
+    match evidence {
+        Some(e) if !e.is_none() => Err(unavailable(
+            py,
+            "evidence= (the protocol rung's evidence store, RFC 3986 §6.2.4) is not available \
+             in this build of irinorm",
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// A `(kind, value)` list for `__repr__`.
+pub(crate) fn repr_items(s: &Settings) -> Vec<(String, String)> {
+    let mut v = Vec::new();
+    for (k, x) in [
+        ("rung", &s.rung),
+        ("form", &s.form),
+        ("preset", &s.preset),
+        ("rules", &s.rules),
+    ] {
+        if let Some(x) = x {
+            v.push((k.to_owned(), format!("{x:?}")));
+        }
+    }
+    if s.ignore_fragment {
+        v.push(("ignore_fragment".into(), "True".into()));
+    }
+    if s.repair {
+        v.push(("repair".into(), "True".into()));
+    }
+    v
+}

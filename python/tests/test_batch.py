@@ -1,0 +1,120 @@
+"""normalize_many / key_many: lists and pyarrow arrays, nulls and rejects,
+agreement with single calls, input = output + rejects."""
+
+from __future__ import annotations
+
+import pyarrow as pa
+import pytest
+
+import irinorm
+from conftest import corpus
+
+MIXED = ["HTTP://A.example:80/", "http://a:x/", None, "http://résumé.example/é", "", "http://[::1/", "mailto:A@B.EXAMPLE"]
+
+
+def _single(u, **kw):
+    if u is None:
+        return None, None
+    try:
+        return irinorm.normalize(u, **kw), None
+    except irinorm.ParseError as e:
+        return None, str(e)
+
+
+def test_list_matches_single_calls() -> None:
+    res, err = irinorm.normalize_many(MIXED)
+    assert len(res) == len(err) == len(MIXED)
+    assert list(zip(res, err)) == [_single(u) for u in MIXED]
+    assert err[1].startswith("bad-port:")
+    assert res[2] is None and err[2] is None  # a null input is no reject
+
+
+def test_list_bytes_and_types() -> None:
+    res, err = irinorm.normalize_many([b"HTTP://A/", "HTTP://B/", b"http://a/\xff"])
+    assert res[:2] == [b"http://a/", "http://b/"] and res[2] is None
+    assert err[2].startswith("invalid-utf8:")
+    with pytest.raises(TypeError):
+        irinorm.normalize_many(["http://a/", 3])
+
+
+@pytest.mark.parametrize("ty", [pa.string(), pa.large_string()])
+def test_arrow_in_arrow_out(ty) -> None:
+    arr = pa.array(MIXED * 3, type=ty)
+    for a in (arr, arr.slice(2), arr.slice(5, 9)):
+        res, err = irinorm.normalize_many(a)
+        assert isinstance(res, pa.Array) and res.type == ty and err.type == pa.string()
+        want = [_single(u) for u in a.to_pylist()]
+        assert list(zip(res.to_pylist(), err.to_pylist())) == want
+        res.validate(full=True)
+        err.validate(full=True)
+
+
+def test_arrow_binary_and_chunked() -> None:
+    arr = pa.array([b"HTTP://A/", None, b"http://a:x/"], type=pa.binary())
+    res, err = irinorm.normalize_many(arr)
+    assert res.type == pa.binary()
+    assert res.to_pylist() == [b"http://a/", None, None]
+    ch = pa.chunked_array([pa.array(["HTTP://A/"]), pa.array(["http://a:x/", "http://B"])])
+    res, err = irinorm.normalize_many(ch, preset="crawler")
+    assert isinstance(res, pa.ChunkedArray)
+    assert res.to_pylist() == ["http://a/", None, "http://b/"]
+    with pytest.raises(TypeError):
+        irinorm.normalize_many(pa.array([1, 2]))
+
+
+def test_key_many() -> None:
+    keys, err = irinorm.key_many(MIXED)
+    for u, k, e in zip(MIXED, keys, err):
+        if u is None:
+            assert k is None and e is None
+        elif e is None:
+            assert k == irinorm.key(u)
+        else:
+            assert k is None
+    ak, aerr = irinorm.key_many(pa.array(MIXED))
+    assert ak.type == pa.binary(16)
+    assert ak.to_pylist() == keys and aerr.to_pylist() == err
+
+
+def test_many_chunks_order_kept() -> None:
+    # More entries than one unit of parallel work (8192), so several
+    # threads write parts that must be joined in order.
+    urls = [f"HTTP://h{i % 97}.example:80/{i}/./x" if i % 13 else f"http://h:{i}x/" for i in range(40_000)]
+    res, err = irinorm.normalize_many(pa.array(urls))
+    r, e = res.to_pylist(), err.to_pylist()
+    for i in (0, 1, 13, 8191, 8192, 8193, 16384, 39_999):
+        assert (r[i], e[i]) == _single(urls[i])
+    # Every input is either an output or a reject.
+    assert sum(x is not None for x in r) + sum(x is not None for x in e) == len(urls)
+
+
+def test_corpus_agrees_with_single_calls() -> None:
+    urls = corpus("kasztp.txt")[:5000]
+    res, err = irinorm.normalize_many(pa.array(urls), preset="crawler")
+    n = irinorm.Normalizer(preset="crawler")
+    for u, r, e in zip(urls, res.to_pylist(), err.to_pylist()):
+        try:
+            assert (r, e) == (n.normalize(u), None)
+        except irinorm.ParseError as x:
+            assert (r, e) == (None, str(x))
+
+
+from hypothesis import given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+
+@settings(max_examples=300)
+@given(
+    st.integers(0, 40), st.integers(0, 40), st.binary(max_size=200), st.booleans(),
+    st.binary(max_size=200), st.one_of(st.none(), st.binary(max_size=8)), st.booleans(),
+)
+def test_arrow_buffers_never_crash(n, offset, offsets, large, data, validity, key) -> None:
+    # Buffers that are not a valid Arrow array (short, decreasing or
+    # out-of-range offsets, bytes that are not UTF-8) give a ValueError or
+    # nulls, never a crash or a panic.
+    nz = irinorm.Normalizer()
+    try:
+        out = nz._arrow(n, offset, offsets, large, data, validity, key)
+    except ValueError:
+        return
+    assert out[2] <= n
