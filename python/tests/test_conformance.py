@@ -13,29 +13,17 @@ def _check(name: str, fails: list, total: int) -> None:
     assert not fails, f"{name}: {len(fails)} of {total} failed:\n" + "\n".join(fails[:20])
 
 
-# Cases the Rust core fails too (crates/irinorm/tests/conformance_ladder.rs
-# fails on them on main: the vector was relabelled after the core was
-# written). Reported as xfail here so that the Python layer is judged on
-# what it adds; remove an entry when the core is fixed.
-KNOWN_CORE = {("scheme:./path1:/path2", "syntax", "uri")}
-
-
 def test_normalize_vectors() -> None:
     cases = read_jsonl("normalize.jsonl")
     fails = []
-    known = []
     for c in cases:
         try:
             got = irinorm.normalize(c["input"], rung=c["rung"], form=c["form"])
         except irinorm.ParseError:
             got = None
-        if got != c["expected"] and (c["input"], c["rung"], c["form"]) in KNOWN_CORE:
-            known.append(c["input"])
-        elif got != c["expected"]:
+        if got != c["expected"]:
             fails.append(f"{c['input']!r} {c['rung']}/{c['form']}: want {c['expected']!r}, got {got!r}")
     _check("normalize.jsonl", fails, len(cases))
-    if known:
-        pytest.xfail(f"known core failures: {known}")
 
 
 def test_equivalent_vectors() -> None:
