@@ -186,6 +186,9 @@ fn canonical_host(authority: &[u8]) -> Result<Vec<u8>, SafeBrowsingError> {
         Some(a) => &authority[a + 1..],
         None => authority,
     };
+    // Leading dots go first, so that what they hid (`.[a]`) is read the
+    // same way when the key is read again (found by the fuzz target).
+    let hostport = &hostport[hostport.iter().take_while(|&&c| c == b'.').count()..];
     let host = if hostport.first() == Some(&b'[') {
         // A bracketed IPv6 address is kept with its brackets.
         let e = hostport
@@ -199,6 +202,25 @@ fn canonical_host(authority: &[u8]) -> Result<Vec<u8>, SafeBrowsingError> {
             Some(c) => &hostport[..c],
             None => hostport,
         }
+    };
+    // An IDN, as Punycode first (the documentation assumes it done before
+    // canonicalization); a host with ASCII other than letters, digits, `-`,
+    // `.`, `_` is no domain name and stays as it is (escaped), so that the
+    // key's host never holds a delimiter (found by the fuzz target).
+    let ldh = |c: u8| c.is_ascii_alphanumeric() || matches!(c, b'-' | b'.' | b'_');
+    let name_like = host.iter().all(|&c| !c.is_ascii() || ldh(c));
+    let mapped;
+    let host = match std::str::from_utf8(host) {
+        Ok(text) if !host.is_ascii() && name_like => match idna::domain_to_ascii(text) {
+            // UTS #46 maps some characters to ASCII delimiters (U+FF20 to
+            // `@`): such a result is no domain name either.
+            Ok(a) if a.bytes().all(ldh) => {
+                mapped = a.into_bytes();
+                &mapped[..]
+            }
+            _ => host,
+        },
+        _ => host,
     };
     let mut h: Vec<u8> = Vec::with_capacity(host.len());
     for &c in host {
@@ -215,13 +237,6 @@ fn canonical_host(authority: &[u8]) -> Result<Vec<u8>, SafeBrowsingError> {
     }
     if let Some(ip) = irinorm::host::parse_ipv4_forms(&h) {
         return Ok(std::net::Ipv4Addr::from(ip).to_string().into_bytes());
-    }
-    if !h.is_ascii() {
-        if let Ok(text) = std::str::from_utf8(&h) {
-            if let Ok(a) = idna::domain_to_ascii(text) {
-                return Ok(a.into_bytes());
-            }
-        }
     }
     h.make_ascii_lowercase();
     Ok(h)
@@ -345,5 +360,18 @@ mod tests {
         assert_eq!(canonicalize("http:///x"), Err(SafeBrowsingError::NoHost));
         // Found by the fuzz target: a key must be its own key.
         assert_eq!(canonicalize("@::"), Err(SafeBrowsingError::NoHost));
+        let fullwidth_at = "http://a\u{FF20}b.example/";
+        let dot_bracket: &[u8] = &[
+            46, 91, 51, 50, 46, 81, 210, 160, 81, 112, 91, 233, 93, 134, 47,
+        ];
+        for d in [
+            dot_bracket,
+            &[91, 203, 177, 37, 58, 91, 58, 37, 58][..],
+            b"\r\r57U..\xe2\x81\xae",
+            fullwidth_at.as_bytes(),
+        ] {
+            let k = canonicalize_bytes(d).unwrap();
+            assert_eq!(canonicalize_bytes(&k).unwrap(), k, "{d:?}");
+        }
     }
 }
