@@ -283,7 +283,8 @@ mod tests {
 
     #[test]
     fn build_repeats_the_unit() {
-        assert_eq!(build("h", "ab", "t", 8), "hababt");
+        // (8 - 2) / 2 = 3 units: exactly n bytes.
+        assert_eq!(build("h", "ab", "t", 8), "habababt");
         assert_eq!(build("head", "x", "tail", 2), "headxtail");
     }
 }

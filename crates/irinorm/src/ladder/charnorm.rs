@@ -55,7 +55,7 @@ impl CharNorm {
 /// (a delimiter or a dot segment), kept as written.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct Kept {
-    /// Byte offset of the piece in the normalized text's input.
+    /// Byte offset of the piece in the text given to [`apply_reporting`].
     pub offset: usize,
     /// The piece, as written (and kept).
     pub text: String,
