@@ -68,7 +68,9 @@ pub enum ErrorKind {
     BadScheme,
     /// The grammar requires a scheme and there is none.
     MissingScheme,
-    /// The grammar (relative-ref) forbids a scheme and there is one.
+    /// A scheme where none is allowed: the grammar (relative-ref) forbids
+    /// any, or a profile takes only some (the `safebrowsing` lookup key takes
+    /// only http and https).
     UnexpectedScheme,
     /// The grammar (absolute-URI / absolute-IRI) forbids a fragment.
     UnexpectedFragment,
@@ -119,7 +121,7 @@ impl ErrorKind {
                 "invalid scheme (or ':' in the first segment of a relative path)"
             }
             ErrorKind::MissingScheme => "a scheme is required",
-            ErrorKind::UnexpectedScheme => "a relative reference cannot have a scheme",
+            ErrorKind::UnexpectedScheme => "a scheme not allowed here (a relative reference has none; a lookup-key profile takes only its own)",
             ErrorKind::UnexpectedFragment => "an absolute URI/IRI cannot have a fragment",
             ErrorKind::BadPort => "port is not all digits",
             ErrorKind::BadIpv6 => "invalid IPv6 address",
