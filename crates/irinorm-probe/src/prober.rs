@@ -527,8 +527,19 @@ pub fn resolve_location(base: &str, location: &str) -> Option<String> {
 /// it is not http(s).
 pub fn next_hop(resolved: &str) -> Option<String> {
     let n = crate::run::rung2().normalize(resolved).ok()?.into_owned();
-    let scheme = n.split(':').next()?;
-    matches!(scheme, "http" | "https").then_some(n)
+    is_http_target(&n).then_some(n)
+}
+
+/// Whether a rung-2 `uri` form can be requested: `http` or `https` with a
+/// non-empty host (RFC 9110 §4.2.1, §4.2.2: "A sender MUST NOT generate an
+/// "http" URI with an empty host identifier"). `http:/d` and `http:///d`
+/// must never reach the HTTP client, whose WHATWG parser would read them as
+/// `http://d/`: another host than the URI names.
+pub fn is_http_target(n: &str) -> bool {
+    let http = n.starts_with("http://") || n.starts_with("https://");
+    http && irinorm::split_trusted(n)
+        .host(n)
+        .is_some_and(|h| !h.is_empty())
 }
 
 /// `host:port` of a URL, the key of its host gate (ports distinguish
@@ -632,6 +643,16 @@ mod tests {
         assert_eq!(next_hop("http://g").as_deref(), Some("http://g/"));
         assert_eq!(next_hop("mailto:a@b"), None);
         assert_eq!(next_hop("ftp://a/"), None);
+        // No host: never requested (the URL Standard would read `http://d/`).
+        assert_eq!(next_hop("http:/d?e"), None);
+        assert_eq!(next_hop("http:///d"), None);
+        assert_eq!(next_hop("https://@:80/"), None);
+        assert_eq!(
+            resolve_location("http:", "/d?e")
+                .as_deref()
+                .and_then(next_hop),
+            None
+        );
     }
 
     #[test]

@@ -215,13 +215,22 @@ where
                 continue;
             }
         };
-        if !(url.starts_with("http://") || url.starts_with("https://")) {
+        if !crate::prober::is_http_target(&url) {
+            let http = url.starts_with("http:") || url.starts_with("https:");
             let mut rec = ProbeRecord {
-                failure: Some(Failure::new(
-                    kind::UNSUPPORTED_SCHEME,
-                    &url,
-                    "only http and https are probed",
-                )),
+                failure: Some(if http {
+                    Failure::new(
+                        kind::INVALID_URL,
+                        &url,
+                        "an http(s) URI without a host (RFC 9110 §4.2.1)",
+                    )
+                } else {
+                    Failure::new(
+                        kind::UNSUPPORTED_SCHEME,
+                        &url,
+                        "only http and https are probed",
+                    )
+                }),
                 input,
                 url: Some(url),
                 observations: Vec::new(),

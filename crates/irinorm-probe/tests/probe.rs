@@ -407,6 +407,8 @@ async fn a_run_dedupes_at_rung_2_skips_fresh_urls_and_loses_nothing() {
         .map(|(i, t)| InputUrl::new(i as u64 + 1, t.clone()))
         .chain([
             InputUrl::new(9, "/relative"),
+            // No host: the URL Standard would request http://x/ instead.
+            InputUrl::new(11, "http:///x"),
             InputUrl::from_bytes(0, 10, 0, b"http://site.test/\xff"),
         ]);
     let prober = Arc::new(Prober::new(cfg(s.port())).unwrap());
@@ -422,19 +424,19 @@ async fn a_run_dedupes_at_rung_2_skips_fresh_urls_and_loses_nothing() {
     )
     .await
     .unwrap();
-    assert_eq!(sum.read, 10);
+    assert_eq!(sum.read, 11);
     assert_eq!(sum.duplicates, 2);
     assert_eq!(sum.fresh, 1);
     assert_eq!(sum.probed, 2);
     assert_eq!(sum.redirected, 1);
-    assert_eq!(sum.failures.get(kind::INVALID_URL), Some(&3));
+    assert_eq!(sum.failures.get(kind::INVALID_URL), Some(&4));
     assert_eq!(sum.failures.get(kind::INVALID_UTF8), Some(&1));
     assert_eq!(sum.failures.get(kind::UNSUPPORTED_SCHEME), Some(&1));
     assert_eq!(
         sum.read,
         sum.probed + sum.duplicates + sum.fresh + sum.failed()
     );
-    assert_eq!(records.len(), 7);
+    assert_eq!(records.len(), 8);
     assert_eq!(s.seen.any("/ok"), 1);
     assert_eq!(s.seen.any("/data"), 0);
     // Observations are numbered in the run, one number each.
