@@ -89,7 +89,7 @@ pub struct CrawlArgs {
     /// Output folder (created if missing)
     #[arg(short, long, value_name = "DIR")]
     pub out: PathBuf,
-    /// File name prefix [default: `crawl-s<SEED>-e<EPOCH>`]
+    /// File name prefix (default: `crawl-s<SEED>-e<EPOCH>`)
     #[arg(long)]
     pub prefix: Option<String>,
 }

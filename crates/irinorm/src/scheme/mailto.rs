@@ -4,7 +4,7 @@
 //! for IDNs); header field names are case-insensitive (RFC 5322 §1.2.2).
 //! Local parts and header values are never touched: their case may matter.
 //! The address list is split as the grammar says (quoted-strings and
-//! domain literals hide their `,` and `@`), see [`addresses`].
+//! domain literals hide their `,` and `@`), see `addresses` below.
 
 use super::lower_outside_triplets;
 use crate::idn::IdnaProfile;
