@@ -110,6 +110,8 @@ def normalize_many(
     max_len: Optional[int] = None,
     repair: bool = False,
     evidence: Any = None,
+    redirects: Optional[str] = None,
+    min_host_support: Optional[int] = None,
 ) -> Tuple[Any, Any]:
     """Normalizes every entry of ``urls``: ``(results, errors)``.
 
@@ -126,6 +128,7 @@ def normalize_many(
     n = Normalizer(
         rung, form, preset, rules, config, base,
         ignore_fragment=ignore_fragment, nfc=nfc, nfkc=nfkc, max_len=max_len, repair=repair, evidence=evidence,
+        redirects=redirects, min_host_support=min_host_support,
     )
     return run_many(n, urls, key=False)
 
@@ -144,6 +147,8 @@ def key_many(
     max_len: Optional[int] = None,
     repair: bool = False,
     evidence: Any = None,
+    redirects: Optional[str] = None,
+    min_host_support: Optional[int] = None,
 ) -> Tuple[Any, Any]:
     """The 16-byte comparison key of every entry: ``(keys, errors)``; keys
     are ``bytes`` (list input) or a ``pyarrow.binary(16)`` array.
@@ -155,5 +160,6 @@ def key_many(
     n = Normalizer(
         rung, None, preset, rules, config, base,
         ignore_fragment=ignore_fragment, nfc=nfc, nfkc=nfkc, max_len=max_len, repair=repair, evidence=evidence,
+        redirects=redirects, min_host_support=min_host_support,
     )
     return run_many(n, urls, key=True)

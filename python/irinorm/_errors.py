@@ -52,6 +52,5 @@ class ParseError(ValueError):
 
 
 class UnavailableError(NotImplementedError):
-    """A feature this build of irinorm does not have yet: the protocol rung
-    (``rung="protocol"``, ``evidence=``) and learned rules files, which land
-    with later versions."""
+    """A feature this build of irinorm does not have: options of peers that
+    are not ported (see :mod:`irinorm.compat.surt`)."""

@@ -4,7 +4,9 @@ import os
 from typing import Any, Dict, List, Literal, Mapping, Optional, Sequence, Tuple, TypeVar, Union
 
 _T = TypeVar("_T", str, bytes)
-Rung = Literal["string", "syntax", "scheme"]
+Rung = Literal["string", "syntax", "scheme", "protocol"]
+Redirects = Literal["conventional", "permanent", "all"]
+Evidence = Union[str, "os.PathLike[str]", None]
 Form = Literal["uri", "iri"]
 Preset = Literal["rfc", "fetch", "crawler", "aggressive"]
 Rules = Union[str, Sequence[str], None]
@@ -27,7 +29,9 @@ class Normalizer:
         nfkc: bool = False,
         max_len: Optional[int] = None,
         repair: bool = False,
-        evidence: Any = None,
+        evidence: Evidence = None,
+        redirects: Optional[str] = None,
+        min_host_support: Optional[int] = None,
     ) -> None: ...
     def normalize(self, url: _T) -> _T: ...
     def key(self, url: Union[str, bytes]) -> bytes: ...
@@ -83,7 +87,9 @@ def normalize(
     nfkc: bool = False,
     max_len: Optional[int] = None,
     repair: bool = False,
-    evidence: Any = None,
+    evidence: Evidence = None,
+    redirects: Optional[str] = None,
+    min_host_support: Optional[int] = None,
 ) -> _T: ...
 def key(
     url: Union[str, bytes],
@@ -98,7 +104,9 @@ def key(
     nfkc: bool = False,
     max_len: Optional[int] = None,
     repair: bool = False,
-    evidence: Any = None,
+    evidence: Evidence = None,
+    redirects: Optional[str] = None,
+    min_host_support: Optional[int] = None,
 ) -> bytes: ...
 def compare(
     a: Union[str, bytes],
@@ -114,7 +122,9 @@ def compare(
     nfkc: bool = False,
     max_len: Optional[int] = None,
     repair: bool = False,
-    evidence: Any = None,
+    evidence: Evidence = None,
+    redirects: Optional[str] = None,
+    min_host_support: Optional[int] = None,
 ) -> Optional[str]: ...
 def equivalent(
     a: Union[str, bytes],
@@ -130,7 +140,9 @@ def equivalent(
     nfkc: bool = False,
     max_len: Optional[int] = None,
     repair: bool = False,
-    evidence: Any = None,
+    evidence: Evidence = None,
+    redirects: Optional[str] = None,
+    min_host_support: Optional[int] = None,
 ) -> bool: ...
 def explain(
     url: Union[str, bytes],
@@ -146,7 +158,9 @@ def explain(
     nfkc: bool = False,
     max_len: Optional[int] = None,
     repair: bool = False,
-    evidence: Any = None,
+    evidence: Evidence = None,
+    redirects: Optional[str] = None,
+    min_host_support: Optional[int] = None,
 ) -> Dict[str, Any]: ...
 def parse(url: Union[str, bytes], grammar: str = "IRI-reference") -> Reference: ...
 def resolve(reference: _T, base: Union[str, bytes]) -> _T: ...

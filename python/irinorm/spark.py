@@ -38,7 +38,7 @@ RESULT_TYPE = StructType([StructField("value", StringType()), StructField("error
 def _options(kw: dict) -> dict:
     # Normalizer's keywords; `config` as a path is read by each worker, so
     # it must exist there (or pass a mapping).
-    allowed = {"rung", "form", "preset", "rules", "config", "base", "ignore_fragment", "nfc", "nfkc", "max_len", "repair", "evidence"}
+    allowed = {"rung", "form", "preset", "rules", "config", "base", "ignore_fragment", "nfc", "nfkc", "max_len", "repair", "evidence", "redirects", "min_host_support"}
     bad = set(kw) - allowed
     if bad:
         raise TypeError(f"unknown option(s): {', '.join(sorted(bad))}")

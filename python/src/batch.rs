@@ -67,7 +67,7 @@ fn run_one(
             Job::Normalize => {
                 scratch.clear();
                 applied.clear();
-                p.normalize_into(s, scratch, applied).map(|_| ())
+                p.normalize_into(s, scratch, applied)
             }
             Job::Key => p.digest(s).map(|k| {
                 scratch.clear();

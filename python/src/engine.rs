@@ -1,10 +1,28 @@
 //! A pipeline and the `repair` pass in front of it (the CLI's `--repair`,
-//! docs/repair.md): what every call of the package runs.
+//! docs/repair.md), and rung 3 over an evidence store when `rung="protocol"`
+//! (the CLI's `--rung protocol --evidence`, crates/irinorm-cli/src/cmd/
+//! protocol.rs): what every call of the package runs.
 
 use std::borrow::Cow;
 use std::ops::Deref;
+use std::sync::Arc;
 
-use irinorm_rules::Pipeline;
+use irinorm::ladder::{CompareError, Key, Side};
+use irinorm::protocol::{Hop, HopKind, Protocol, Stop, Verdict};
+use irinorm::ParseError;
+use irinorm_evidence::StoreEvidence;
+use irinorm_rules::{Pipeline, RuleName};
+use serde_json::{json, Value};
+
+/// Rung 3 (LADDER.md "Rung 3", RFC 3986 §6.2.4): the store's lookups,
+/// loaded once, and whether named rules run on its result.
+#[derive(Debug)]
+pub(crate) struct Rung3 {
+    pub(crate) p: Protocol<Arc<StoreEvidence>>,
+    /// As the CLI: named rules (preset, `rules`) run on the rung-3 result
+    /// through the pipeline, when there are any.
+    pub(crate) with_rules: bool,
+}
 
 /// The pipeline, and whether inputs are repaired first (with the scheme of
 /// the base, which decides how a scheme-relative reference is read).
@@ -12,6 +30,12 @@ use irinorm_rules::Pipeline;
 pub(crate) struct Engine {
     pub(crate) p: Pipeline,
     pub(crate) repair: Option<Option<String>>,
+    /// `rung="protocol"`: rung 3 in front of the pipeline's rules.
+    pub(crate) proto: Option<Rung3>,
+}
+
+fn side(side: Side) -> impl Fn(ParseError) -> CompareError {
+    move |error| CompareError { side, error }
 }
 
 impl Engine {
@@ -30,11 +54,125 @@ impl Engine {
             }
         }
     }
+
+    /// The normal form, appended to `out` (the CLI's `normalize`).
+    pub(crate) fn normalize_into(
+        &self,
+        input: &str,
+        out: &mut String,
+        applied: &mut Vec<RuleName>,
+    ) -> Result<(), ParseError> {
+        match &self.proto {
+            None => self.p.normalize_into(input, out, applied).map(|_| ()),
+            Some(r) if !r.with_rules => r.p.normalize_into(input, out),
+            Some(r) => {
+                let s = r.p.normalize(input)?;
+                self.p.normalize_into(&s, out, applied).map(|_| ())
+            }
+        }
+    }
+
+    /// [`Engine::normalize_into`] as a string.
+    pub(crate) fn normal(&self, input: &str) -> Result<String, ParseError> {
+        let mut s = String::with_capacity(input.len() + 8);
+        self.normalize_into(input, &mut s, &mut Vec::new())?;
+        Ok(s)
+    }
+
+    /// The comparison key (the text `irinorm dedupe` compares).
+    pub(crate) fn key_text(&self, input: &str) -> Result<String, ParseError> {
+        match &self.proto {
+            None => self.p.key(input),
+            Some(r) if !r.with_rules => r.p.key(input),
+            Some(r) => self.p.key(&r.p.key(input)?),
+        }
+    }
+
+    /// The 128-bit digest of the key.
+    pub(crate) fn digest(&self, input: &str) -> Result<Key, ParseError> {
+        match &self.proto {
+            None => self.p.digest(input),
+            Some(_) => Ok(Key::of(&self.key_text(input)?)),
+        }
+    }
+
+    /// The lowest rung at which `a` and `b` are equivalent, `"protocol"`
+    /// when only the evidence makes them equal; as the CLI's `compare`.
+    pub(crate) fn compare(&self, a: &str, b: &str) -> Result<Option<&'static str>, CompareError> {
+        let Some(r) = &self.proto else {
+            return Ok(self.p.compare(a, b)?.map(|r| r.name()));
+        };
+        let v = if !r.with_rules {
+            r.p.compare(a, b)?
+        } else {
+            // Ladder and named rules first; then rung 3 under the rules.
+            match self.p.compare(a, b)? {
+                Some(l) => Verdict::Ladder(l),
+                None => {
+                    let ka = self.key_text(a).map_err(side(Side::A))?;
+                    let kb = self.key_text(b).map_err(side(Side::B))?;
+                    return Ok((ka == kb).then_some("protocol"));
+                }
+            }
+        };
+        Ok(match v {
+            Verdict::Ladder(l) => Some(l.name()),
+            Verdict::Protocol(_) => Some("protocol"),
+            Verdict::Different(_) => None,
+        })
+    }
+
+    /// Whether `a` and `b` have the same key.
+    pub(crate) fn equivalent(&self, a: &str, b: &str) -> Result<bool, CompareError> {
+        match &self.proto {
+            None => self.p.equivalent(a, b),
+            Some(_) => Ok(self.compare(a, b)?.is_some()),
+        }
+    }
 }
 
 impl Deref for Engine {
     type Target = Pipeline;
     fn deref(&self) -> &Pipeline {
         &self.p
+    }
+}
+
+/// A hop as the CLI's `explain --format jsonl` writes it.
+fn hop_json(h: &Hop) -> Value {
+    let conv = h.conventions.map(|c| c.to_string());
+    match &h.kind {
+        HopKind::Recorded(o) => json!({
+            "from": h.from, "to": h.to, "conventions": conv, "inferred": false,
+            "status": o.status, "time": o.time, "source": o.source, "offset": o.offset,
+            "disagreements": o.disagreements,
+        }),
+        HopKind::Inferred(v) => json!({
+            "from": h.from, "to": h.to, "conventions": conv, "inferred": true,
+            "host_conventions": v.iter().map(|c| json!({
+                "convention": c.convention.to_string(), "support": c.support,
+                "contradictions": c.contradictions,
+            })).collect::<Vec<_>>(),
+        }),
+    }
+}
+
+impl Engine {
+    /// The `protocol` entry of `explain`: rung 3's output, its options and
+    /// the chain with every hop's record (crates/irinorm-cli/src/cmd/
+    /// protocol.rs, `ExplainProtocol::json`).
+    pub(crate) fn protocol_json(&self, r: &Rung3, input: &str) -> Result<Value, ParseError> {
+        let c = r.p.chain(input)?;
+        Ok(json!({
+            "output": r.p.normalize(input)?,
+            "redirects": r.p.options().redirects.name(),
+            "min_host_support": r.p.options().min_host_support,
+            "chain": {
+                "start": c.start,
+                "end": c.end,
+                "stop": match c.stop { Stop::End => "end", Stop::Cycle => "cycle", Stop::TooLong => "too-long" },
+                "hops": c.hops.iter().map(hop_json).collect::<Vec<_>>(),
+            },
+        }))
     }
 }

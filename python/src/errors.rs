@@ -10,7 +10,6 @@ use pyo3::sync::PyOnceLock;
 use pyo3::types::PyType;
 
 static PARSE_ERROR: PyOnceLock<Py<PyType>> = PyOnceLock::new();
-static UNAVAILABLE: PyOnceLock<Py<PyType>> = PyOnceLock::new();
 
 /// The message the CLI writes for a reject: `kind: description in component
 /// at byte N` (docs/cli.md, "Rejects").
@@ -39,18 +38,6 @@ pub(crate) fn parse_error(
         side,
     )) {
         Ok(obj) => PyErr::from_value(obj),
-        Err(err) => err,
-    }
-}
-
-/// `irinorm.UnavailableError`: a feature this build does not have yet
-/// (the protocol rung's evidence store, learned rules files).
-pub(crate) fn unavailable(py: Python<'_>, what: &str) -> PyErr {
-    match UNAVAILABLE.import(py, "irinorm._errors", "UnavailableError") {
-        Ok(cls) => match cls.call1((what.to_owned(),)) {
-            Ok(obj) => PyErr::from_value(obj),
-            Err(err) => err,
-        },
         Err(err) => err,
     }
 }

@@ -24,7 +24,7 @@ use serde_json::{json, Value};
 
 use crate::batch::{ArrowOut, Job};
 use crate::errors::{parse_error, usage};
-use crate::settings::{cached, check_evidence, rules_text, Settings};
+use crate::settings::{cached, rules_text, Settings};
 use crate::text::{out, text};
 
 fn side_name(s: Side) -> &'static str {
@@ -43,11 +43,15 @@ fn do_normalize<'py>(
 ) -> PyResult<Bound<'py, PyAny>> {
     let t = text(url, None)?;
     let s = p.prep(&t.s);
-    match p.normalize(&s) {
+    let r = match &p.proto {
+        None => p.normalize(&s).map(|o| o.text),
+        Some(_) => p.normal(&s).map(std::borrow::Cow::Owned),
+    };
+    match r {
         // Most inputs are already normal: hand back the same object
         // (str and bytes are immutable) instead of a copy.
-        Ok(o) if o.text == t.s => Ok(url.clone()),
-        Ok(o) => Ok(out(py, &o.text, t.bytes)),
+        Ok(o) if o == t.s => Ok(url.clone()),
+        Ok(o) => Ok(out(py, &o, t.bytes)),
         Err(e) => Err(parse_error(py, &e, &s, None)),
     }
 }
@@ -68,7 +72,7 @@ fn do_key<'py>(
 fn do_key_text<'py>(py: Python<'py>, p: &Engine, url: &Bound<'py, PyAny>) -> PyResult<String> {
     let t = text(url, None)?;
     let s = p.prep(&t.s);
-    p.key(&s).map_err(|e| parse_error(py, &e, &s, None))
+    p.key_text(&s).map_err(|e| parse_error(py, &e, &s, None))
 }
 
 fn do_compare(
@@ -81,7 +85,7 @@ fn do_compare(
     let tb = text(b, Some("b"))?;
     let (sa, sb) = (p.prep(&ta.s), p.prep(&tb.s));
     match p.compare(&sa, &sb) {
-        Ok(r) => Ok(r.map(|r| r.name())),
+        Ok(r) => Ok(r),
         Err(e) => {
             let input = if e.side == Side::A { &sa } else { &sb };
             Err(parse_error(py, &e.error, input, Some(side_name(e.side))))
@@ -119,11 +123,15 @@ fn do_explain<'py>(
     let t = text(url, None)?;
     let s = p.prep(&t.s);
     let (e, fired) = p.explain(&s).map_err(|e| parse_error(py, &e, &s, None))?;
-    let output = p
-        .normalize(&s)
-        .map_err(|e| parse_error(py, &e, &s, None))?
-        .text
-        .into_owned();
+    let output = p.normal(&s).map_err(|e| parse_error(py, &e, &s, None))?;
+    // Rung 3: the chain behind the output, as `irinorm explain --rung
+    // protocol --format jsonl` writes it.
+    let protocol = match &p.proto {
+        None => Value::Null,
+        Some(r) => p
+            .protocol_json(r, &s)
+            .map_err(|e| parse_error(py, &e, &s, None))?,
+    };
     let steps: Vec<Value> = e
         .steps
         .iter()
@@ -166,6 +174,7 @@ fn do_explain<'py>(
             }),
             "steps": steps,
             "rules": rules,
+            "protocol": protocol,
             "output": output,
         }),
     )
@@ -174,6 +183,11 @@ fn do_explain<'py>(
 /// Options held for repeated use: built once (rules, settings file, base
 /// parsed once), then `normalize`, `key`, `compare`... on many inputs.
 /// Thread-safe; the batch methods release the GIL.
+///
+/// `rung="protocol"` with `evidence=` (a store of `irinorm evidence
+/// ingest`), `redirects=` and `min_host_support=` is rung 3, as the CLI's
+/// `--rung protocol --evidence`: the store's lookups are loaded once, here.
+/// A settings file (`config=`) may hold learned `[[host-rule]]` sections.
 ///
 /// >>> n = Normalizer(preset="crawler")
 /// >>> n.normalize("HTTP://Example.COM.:80/a/./b?utm_source=x&id=7#top")
@@ -188,7 +202,7 @@ struct PyNormalizer {
 #[pymethods]
 impl PyNormalizer {
     #[new]
-    #[pyo3(signature = (rung=None, form=None, preset=None, rules=None, config=None, base=None, *, ignore_fragment=false, nfc=false, nfkc=false, max_len=None, repair=false, evidence=None))]
+    #[pyo3(signature = (rung=None, form=None, preset=None, rules=None, config=None, base=None, *, ignore_fragment=false, nfc=false, nfkc=false, max_len=None, repair=false, evidence=None, redirects=None, min_host_support=None))]
     #[allow(clippy::too_many_arguments)]
     fn new(
         py: Python<'_>,
@@ -204,8 +218,9 @@ impl PyNormalizer {
         max_len: Option<usize>,
         repair: bool,
         evidence: Option<&Bound<'_, PyAny>>,
+        redirects: Option<String>,
+        min_host_support: Option<u32>,
     ) -> PyResult<Self> {
-        check_evidence(py, evidence)?;
         let settings = Settings {
             rung,
             form,
@@ -216,8 +231,10 @@ impl PyNormalizer {
             nfkc,
             max_len,
             repair,
+            redirects,
+            min_host_support,
         };
-        let p = settings.pipeline(py, config, base.as_deref())?;
+        let p = settings.pipeline(py, config, base.as_deref(), evidence)?;
         Ok(PyNormalizer { p, settings, base })
     }
 
@@ -328,6 +345,9 @@ impl PyNormalizer {
     /// The rung in effect.
     #[getter]
     fn rung(&self) -> &'static str {
+        if self.p.proto.is_some() {
+            return "protocol";
+        }
         self.p.normalizer().options().rung.name()
     }
 
@@ -369,7 +389,7 @@ impl PyNormalizer {
 }
 
 macro_rules! module_fn_settings {
-    ($rung:expr, $form:expr, $preset:expr, $rules:expr, $if:expr, $nfc:expr, $nfkc:expr, $max:expr, $repair:expr) => {
+    ($rung:expr, $form:expr, $preset:expr, $rules:expr, $if:expr, $nfc:expr, $nfkc:expr, $max:expr, $repair:expr, $redirects:expr, $mhs:expr) => {
         Settings {
             rung: $rung,
             form: $form,
@@ -380,6 +400,8 @@ macro_rules! module_fn_settings {
             nfkc: $nfkc,
             max_len: $max,
             repair: $repair,
+            redirects: $redirects,
+            min_host_support: $mhs,
         }
     };
 }
@@ -401,7 +423,7 @@ macro_rules! module_fn_settings {
 /// >>> normalize("../g", base="http://a/b/c/d;p?q")
 /// 'http://a/b/g'
 #[pyfunction]
-#[pyo3(signature = (url, rung=None, form=None, preset=None, rules=None, config=None, base=None, *, ignore_fragment=false, nfc=false, nfkc=false, max_len=None, repair=false, evidence=None))]
+#[pyo3(signature = (url, rung=None, form=None, preset=None, rules=None, config=None, base=None, *, ignore_fragment=false, nfc=false, nfkc=false, max_len=None, repair=false, evidence=None, redirects=None, min_host_support=None))]
 #[allow(clippy::too_many_arguments)]
 fn normalize<'py>(
     py: Python<'py>,
@@ -418,6 +440,8 @@ fn normalize<'py>(
     max_len: Option<usize>,
     repair: bool,
     evidence: Option<&Bound<'py, PyAny>>,
+    redirects: Option<String>,
+    min_host_support: Option<u32>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let s = module_fn_settings!(
         rung,
@@ -428,7 +452,9 @@ fn normalize<'py>(
         nfc,
         nfkc,
         max_len,
-        repair
+        repair,
+        redirects,
+        min_host_support
     );
     let p = cached(py, s, config, base, evidence)?;
     do_normalize(py, &p, url)
@@ -442,7 +468,7 @@ fn normalize<'py>(
 /// >>> len(key("http://example.com/"))
 /// 16
 #[pyfunction]
-#[pyo3(signature = (url, rung=None, preset=None, rules=None, config=None, base=None, *, ignore_fragment=false, nfc=false, nfkc=false, max_len=None, repair=false, evidence=None))]
+#[pyo3(signature = (url, rung=None, preset=None, rules=None, config=None, base=None, *, ignore_fragment=false, nfc=false, nfkc=false, max_len=None, repair=false, evidence=None, redirects=None, min_host_support=None))]
 #[allow(clippy::too_many_arguments)]
 fn key<'py>(
     py: Python<'py>,
@@ -458,6 +484,8 @@ fn key<'py>(
     max_len: Option<usize>,
     repair: bool,
     evidence: Option<&Bound<'py, PyAny>>,
+    redirects: Option<String>,
+    min_host_support: Option<u32>,
 ) -> PyResult<Bound<'py, PyBytes>> {
     let s = module_fn_settings!(
         rung,
@@ -468,7 +496,9 @@ fn key<'py>(
         nfc,
         nfkc,
         max_len,
-        repair
+        repair,
+        redirects,
+        min_host_support
     );
     let p = cached(py, s, config, base, evidence)?;
     do_key(py, &p, url)
@@ -484,7 +514,7 @@ fn key<'py>(
 /// >>> compare("http://a/", "http://b/") is None
 /// True
 #[pyfunction]
-#[pyo3(signature = (a, b, rung=None, preset=None, rules=None, config=None, base=None, *, ignore_fragment=false, nfc=false, nfkc=false, max_len=None, repair=false, evidence=None))]
+#[pyo3(signature = (a, b, rung=None, preset=None, rules=None, config=None, base=None, *, ignore_fragment=false, nfc=false, nfkc=false, max_len=None, repair=false, evidence=None, redirects=None, min_host_support=None))]
 #[allow(clippy::too_many_arguments)]
 fn compare<'py>(
     py: Python<'py>,
@@ -501,6 +531,8 @@ fn compare<'py>(
     max_len: Option<usize>,
     repair: bool,
     evidence: Option<&Bound<'py, PyAny>>,
+    redirects: Option<String>,
+    min_host_support: Option<u32>,
 ) -> PyResult<Option<&'static str>> {
     let s = module_fn_settings!(
         rung,
@@ -511,7 +543,9 @@ fn compare<'py>(
         nfc,
         nfkc,
         max_len,
-        repair
+        repair,
+        redirects,
+        min_host_support
     );
     let p = cached(py, s, config, base, evidence)?;
     do_compare(py, &p, a, b)
@@ -524,7 +558,7 @@ fn compare<'py>(
 /// >>> equivalent("http://a/?utm_source=x", "http://a/")
 /// False
 #[pyfunction]
-#[pyo3(signature = (a, b, rung=None, preset=None, rules=None, config=None, base=None, *, ignore_fragment=false, nfc=false, nfkc=false, max_len=None, repair=false, evidence=None))]
+#[pyo3(signature = (a, b, rung=None, preset=None, rules=None, config=None, base=None, *, ignore_fragment=false, nfc=false, nfkc=false, max_len=None, repair=false, evidence=None, redirects=None, min_host_support=None))]
 #[allow(clippy::too_many_arguments)]
 fn equivalent<'py>(
     py: Python<'py>,
@@ -541,6 +575,8 @@ fn equivalent<'py>(
     max_len: Option<usize>,
     repair: bool,
     evidence: Option<&Bound<'py, PyAny>>,
+    redirects: Option<String>,
+    min_host_support: Option<u32>,
 ) -> PyResult<bool> {
     let s = module_fn_settings!(
         rung,
@@ -551,7 +587,9 @@ fn equivalent<'py>(
         nfc,
         nfkc,
         max_len,
-        repair
+        repair,
+        redirects,
+        min_host_support
     );
     let p = cached(py, s, config, base, evidence)?;
     do_equivalent(py, &p, a, b)
@@ -567,7 +605,7 @@ fn equivalent<'py>(
 /// >>> [c["rule"] for c in e["steps"][-1]["changes"]]
 /// ['lowercase-scheme', 'lowercase-host', 'remove-default-port']
 #[pyfunction]
-#[pyo3(signature = (url, rung=None, form=None, preset=None, rules=None, config=None, base=None, *, ignore_fragment=false, nfc=false, nfkc=false, max_len=None, repair=false, evidence=None))]
+#[pyo3(signature = (url, rung=None, form=None, preset=None, rules=None, config=None, base=None, *, ignore_fragment=false, nfc=false, nfkc=false, max_len=None, repair=false, evidence=None, redirects=None, min_host_support=None))]
 #[allow(clippy::too_many_arguments)]
 fn explain<'py>(
     py: Python<'py>,
@@ -584,6 +622,8 @@ fn explain<'py>(
     max_len: Option<usize>,
     repair: bool,
     evidence: Option<&Bound<'py, PyAny>>,
+    redirects: Option<String>,
+    min_host_support: Option<u32>,
 ) -> PyResult<Bound<'py, PyAny>> {
     let s = module_fn_settings!(
         rung,
@@ -594,7 +634,9 @@ fn explain<'py>(
         nfc,
         nfkc,
         max_len,
-        repair
+        repair,
+        redirects,
+        min_host_support
     );
     let p = cached(py, s, config, base, evidence)?;
     do_explain(py, &p, url)

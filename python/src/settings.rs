@@ -14,7 +14,10 @@ use pyo3::prelude::*;
 use pyo3::types::{PyDict, PyString};
 
 use crate::engine::Engine;
-use crate::errors::{unavailable, usage};
+use crate::engine::Rung3;
+use crate::errors::usage;
+use irinorm::protocol::{Protocol, ProtocolOptions, RedirectPolicy, DEFAULT_MIN_HOST_SUPPORT};
+use irinorm_evidence::{Store, StoreEvidence};
 
 /// Everything that decides a pipeline, as given from Python.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
@@ -28,6 +31,10 @@ pub(crate) struct Settings {
     pub(crate) nfkc: bool,
     pub(crate) max_len: Option<usize>,
     pub(crate) repair: bool,
+    /// Rung 3: which redirects are edges (the CLI's `--redirects`).
+    pub(crate) redirects: Option<String>,
+    /// Rung 3: the CLI's `--min-host-support`.
+    pub(crate) min_host_support: Option<u32>,
 }
 
 /// `rules` as a comma-separated string or a sequence of names.
@@ -101,39 +108,73 @@ fn config_of(
                         );
                     }
                 }
-                "learned_rules" | "learned" => {
-                    return Err(unavailable(
-                        py,
-                        "learned rules files are not available in this build of irinorm",
-                    ))
+                "learned_rules" => {
+                    // A rules file of `irinorm learn` ([[host-rule]]
+                    // sections, docs/learning.md): read after `toml`, as
+                    // the CLI reads --config after --schemes.
+                    let path = fspath(py, &v)?;
+                    load_toml(&read(&path)?, &mut cfg, &mut schemes)
+                        .map_err(|e| usage(format!("{path}: {e}")))?;
                 }
                 other => {
                     return Err(usage(format!(
-                        "unknown config key {other:?} (toml, query_params, directory_index, \
-                         session_ids, case_insensitive_hosts, ip_to_host)"
+                        "unknown config key {other:?} (toml, learned_rules, query_params, \
+                         directory_index, session_ids, case_insensitive_hosts, ip_to_host)"
                     )))
                 }
             }
         }
         return Ok((cfg, schemes));
     }
-    // A path (str or os.PathLike): the settings file of `--config`.
-    let os = py.import("os")?;
-    let path: String = os.call_method1("fspath", (c,))?.extract()?;
-    let text = std::fs::read_to_string(&path)
-        .map_err(|e| pyo3::exceptions::PyOSError::new_err(format!("{path}: {e}")))?;
-    load_toml(&text, &mut cfg, &mut schemes).map_err(|e| usage(format!("{path}: {e}")))?;
+    // A path (str or os.PathLike): the settings file of `--config`,
+    // `[[host-rule]]` sections included.
+    let path = fspath(py, c)?;
+    load_toml(&read(&path)?, &mut cfg, &mut schemes).map_err(|e| usage(format!("{path}: {e}")))?;
     Ok((cfg, schemes))
 }
 
+/// `os.fspath(v)` as a string: a `str` or an `os.PathLike`.
+fn fspath(py: Python<'_>, v: &Bound<'_, PyAny>) -> PyResult<String> {
+    py.import("os")?
+        .call_method1("fspath", (v,))?
+        .extract::<String>()
+}
+
+fn read(path: &str) -> PyResult<String> {
+    std::fs::read_to_string(path)
+        .map_err(|e| pyo3::exceptions::PyOSError::new_err(format!("{path}: {e}")))
+}
+
+/// The evidence store of `evidence=` (the CLI's `--evidence`), opened and
+/// its lookups loaded into memory once (`StoreEvidence::load`).
+fn load_evidence(py: Python<'_>, evidence: &Bound<'_, PyAny>) -> PyResult<Arc<StoreEvidence>> {
+    let path = fspath(py, evidence)?;
+    if !std::path::Path::new(&path).is_file() {
+        return Err(pyo3::exceptions::PyFileNotFoundError::new_err(format!(
+            "evidence {path:?}: no such store (see `irinorm evidence ingest`)"
+        )));
+    }
+    let ev = py.detach(|| {
+        let store = Store::open(std::path::Path::new(&path))?;
+        StoreEvidence::load(&store)
+    });
+    ev.map(Arc::new)
+        .map_err(|e| usage(format!("evidence {path:?}: {e}")))
+}
+
 impl Settings {
-    fn rung(&self, py: Python<'_>, preset: Option<Preset>) -> PyResult<Rung> {
+    /// Whether `rung="protocol"` (rung 3) was asked for.
+    fn is_protocol(&self) -> bool {
+        self.rung
+            .as_deref()
+            .is_some_and(|r| r.eq_ignore_ascii_case("protocol"))
+    }
+
+    /// The ladder rung of the pipeline: `protocol` builds on `scheme`, as
+    /// the CLI's `--rung protocol`.
+    fn rung(&self, preset: Option<Preset>) -> PyResult<Rung> {
         match &self.rung {
-            Some(r) if r.eq_ignore_ascii_case("protocol") => Err(unavailable(
-                py,
-                "rung 'protocol' (rung 3, RFC 3986 §6.2.4) needs an evidence store, \
-                 which this build of irinorm does not have yet",
-            )),
+            _ if self.is_protocol() => Ok(Rung::Scheme),
             Some(r) => r.parse::<Rung>().map_err(usage),
             None => Ok(preset.map(|p| p.rung()).unwrap_or(Rung::Scheme)),
         }
@@ -160,7 +201,23 @@ impl Settings {
         py: Python<'_>,
         config: Option<&Bound<'_, PyAny>>,
         base: Option<&str>,
+        evidence: Option<&Bound<'_, PyAny>>,
     ) -> PyResult<Engine> {
+        let evidence = evidence.filter(|e| !e.is_none());
+        if self.is_protocol() && evidence.is_none() {
+            return Err(usage(
+                "rung='protocol' needs evidence= (a store of `irinorm evidence ingest`)",
+            ));
+        }
+        if !self.is_protocol()
+            && (evidence.is_some() || self.redirects.is_some() || self.min_host_support.is_some())
+        {
+            // The CLI ignores --evidence without --rung protocol; a
+            // silently ignored store would be worse than an error here.
+            return Err(usage(
+                "evidence=, redirects= and min_host_support= are options of rung='protocol'",
+            ));
+        }
         if self.nfc && self.nfkc {
             return Err(usage("nfc and nfkc cannot be combined"));
         }
@@ -190,7 +247,7 @@ impl Settings {
             .map_err(usage)?;
         let (cfg, schemes) = config_of(py, config)?;
         let opts = Options {
-            rung: self.rung(py, preset)?,
+            rung: self.rung(preset)?,
             form: self.form()?,
             ignore_fragment: self.ignore_fragment,
             char_norm: if self.nfc {
@@ -203,6 +260,28 @@ impl Settings {
             schemes,
             max_len: self.max_len.unwrap_or(DEFAULT_MAX_LEN),
             ..Options::default()
+        };
+        let proto = match evidence {
+            None => None,
+            Some(e) => {
+                let popts = ProtocolOptions {
+                    redirects: match &self.redirects {
+                        Some(r) => r.parse::<RedirectPolicy>().map_err(usage)?,
+                        None => RedirectPolicy::default(),
+                    },
+                    min_host_support: self.min_host_support.unwrap_or(DEFAULT_MIN_HOST_SUPPORT),
+                };
+                let mut p = Protocol::new(opts.clone(), load_evidence(py, e)?, popts);
+                if let Some(b) = base {
+                    p = p
+                        .with_base(b)
+                        .map_err(|e| usage(format!("base {b:?} is not an absolute IRI: {e}")))?;
+                }
+                Some(Rung3 {
+                    p,
+                    with_rules: !rules.is_empty(),
+                })
+            }
         };
         let mut n = Normalizer::new(opts);
         if let Some(b) = base {
@@ -220,7 +299,7 @@ impl Settings {
             base.and_then(|b| b.split_once(':'))
                 .map(|(s, _)| s.to_owned())
         });
-        Ok(Engine { p, repair })
+        Ok(Engine { p, repair, proto })
     }
 }
 
@@ -240,16 +319,19 @@ pub(crate) fn cached(
     base: Option<&str>,
     evidence: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Arc<Engine>> {
-    check_evidence(py, evidence)?;
-    let plain = config.is_none_or(|c| c.is_none()) && base.is_none();
+    // With a store, every call loads it again (it may have changed): use
+    // a `Normalizer` for repeated calls.
+    let plain = config.is_none_or(|c| c.is_none())
+        && base.is_none()
+        && evidence.is_none_or(|e| e.is_none());
     if !plain {
-        return Ok(Arc::new(s.pipeline(py, config, base)?));
+        return Ok(Arc::new(s.pipeline(py, config, base, evidence)?));
     }
     if s == Settings::default() {
         if let Some(p) = DEFAULT.get() {
             return Ok(p.clone());
         }
-        let p = Arc::new(s.pipeline(py, None, None)?);
+        let p = Arc::new(s.pipeline(py, None, None, None)?);
         return Ok(DEFAULT.get_or_init(|| p).clone());
     }
     let mut guard = CACHE.lock().unwrap_or_else(|p| p.into_inner());
@@ -257,24 +339,11 @@ pub(crate) fn cached(
     if let Some(p) = map.get(&s) {
         return Ok(p.clone());
     }
-    let p = Arc::new(s.pipeline(py, None, None)?);
+    let p = Arc::new(s.pipeline(py, None, None, None)?);
     if map.len() < 256 {
         map.insert(s, p.clone());
     }
     Ok(p)
-}
-
-/// The protocol rung's evidence store lands on another branch: say so
-/// rather than ignore the argument.
-pub(crate) fn check_evidence(py: Python<'_>, evidence: Option<&Bound<'_, PyAny>>) -> PyResult<()> {
-    match evidence {
-        Some(e) if !e.is_none() => Err(unavailable(
-            py,
-            "evidence= (the protocol rung's evidence store, RFC 3986 §6.2.4) is not available \
-             in this build of irinorm",
-        )),
-        _ => Ok(()),
-    }
 }
 
 /// A `(kind, value)` list for `__repr__`.
@@ -285,10 +354,14 @@ pub(crate) fn repr_items(s: &Settings) -> Vec<(String, String)> {
         ("form", &s.form),
         ("preset", &s.preset),
         ("rules", &s.rules),
+        ("redirects", &s.redirects),
     ] {
         if let Some(x) = x {
             v.push((k.to_owned(), format!("{x:?}")));
         }
+    }
+    if let Some(n) = s.min_host_support {
+        v.push(("min_host_support".into(), n.to_string()));
     }
     if s.ignore_fragment {
         v.push(("ignore_fragment".into(), "True".into()));

@@ -133,13 +133,16 @@ def test_normalizer_object() -> None:
         irinorm.Normalizer(rules="nope")
 
 
-def test_unavailable() -> None:
-    with pytest.raises(irinorm.UnavailableError):
+def test_protocol_and_learned_rules_options() -> None:
+    # rung 3 and learned rules files are available (tests/test_protocol.py);
+    # a missing store or rules file is an OSError, a protocol option without
+    # the rung a ValueError, never a silent no-op.
+    with pytest.raises(ValueError, match="rung='protocol'"):
         irinorm.normalize("http://a/", evidence="evidence.db")
-    with pytest.raises(irinorm.UnavailableError):
+    with pytest.raises(ValueError, match="needs evidence"):
         irinorm.Normalizer(rung="protocol")
-    with pytest.raises(NotImplementedError):
-        irinorm.Normalizer(config={"learned_rules": "x.toml"})
+    with pytest.raises(OSError):
+        irinorm.Normalizer(config={"learned_rules": "absent-rules.toml"})
 
 
 def test_parse() -> None:
