@@ -40,16 +40,19 @@ def _arrow(n: Normalizer, arr: Any, key: bool) -> Tuple[Any, Any]:
         large = True
     else:
         raise TypeError(f"expected a pyarrow string or binary array, not {t}")
-    validity_buf, offsets_buf, data_buf = arr.buffers()
-    validity = validity_buf.to_pybytes() if validity_buf is not None and arr.null_count else None
-    offsets = offsets_buf.to_pybytes()
-    data = data_buf.to_pybytes() if data_buf is not None else b""
-    large_out, bits, nulls, offs, out, err = n._arrow(
-        len(arr), arr.offset, offsets, large, data, validity, key
+    validity_buf, offsets_buf, data_buf = arr.buffers()[:3]
+    # The buffers themselves: the native side reads them a window at a time.
+    validity = validity_buf if validity_buf is not None and arr.null_count else None
+    data = data_buf if data_buf is not None else b""
+    large_out, bits, nulls, offs, out, used, err = n._arrow(
+        len(arr), arr.offset, offsets_buf, large, data, validity, key
     )
+    # The values were written in place into a buffer sized by a bound of
+    # them: the array holds the used part.
+    values = pa.py_buffer(out).slice(0, used)
     if key:
         result = pa.Array.from_buffers(
-            pa.binary(16), len(arr), [pa.py_buffer(bits), pa.py_buffer(out)], null_count=nulls
+            pa.binary(16), len(arr), [pa.py_buffer(bits), values], null_count=nulls
         )
     else:
         if pa.types.is_binary(t) or pa.types.is_large_binary(t):
@@ -59,7 +62,7 @@ def _arrow(n: Normalizer, arr: Any, key: bool) -> Tuple[Any, Any]:
         result = pa.Array.from_buffers(
             ty,
             len(arr),
-            [pa.py_buffer(bits), pa.py_buffer(offs), pa.py_buffer(out)],
+            [pa.py_buffer(bits), pa.py_buffer(offs), values],
             null_count=nulls,
         )
     eb, en, eo, ed, el = err

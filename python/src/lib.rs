@@ -22,7 +22,7 @@ use pyo3::prelude::*;
 use pyo3::types::{PyBytes, PyDict};
 use serde_json::{json, Value};
 
-use crate::batch::{ArrowOut, Job};
+use crate::batch::{ArrowArgs, ArrowOut, Job};
 use crate::errors::{parse_error, usage};
 use crate::settings::{cached, rules_text, Settings};
 use crate::text::{out, text};
@@ -314,7 +314,8 @@ impl PyNormalizer {
         batch::list(py, &self.p, Job::Key, items)
     }
 
-    /// Batch over Arrow buffers (see `irinorm._batch`).
+    /// Batch over Arrow buffers (see `irinorm._batch`): `offsets`, `data`
+    /// and `validity` are `bytes` or pyarrow `Buffer`s.
     #[allow(clippy::too_many_arguments)]
     #[pyo3(signature = (n, offset, offsets, large, data, validity, key))]
     fn _arrow<'py>(
@@ -322,24 +323,22 @@ impl PyNormalizer {
         py: Python<'py>,
         n: usize,
         offset: usize,
-        offsets: &Bound<'py, PyBytes>,
+        offsets: Bound<'py, PyAny>,
         large: bool,
-        data: &Bound<'py, PyBytes>,
-        validity: Option<Bound<'py, PyBytes>>,
+        data: Bound<'py, PyAny>,
+        validity: Option<Bound<'py, PyAny>>,
         key: bool,
     ) -> PyResult<ArrowOut<'py>> {
         let job = if key { Job::Key } else { Job::Normalize };
-        batch::arrow(
-            py,
-            &self.p,
-            job,
+        let args = ArrowArgs {
             n,
             offset,
             offsets,
             large,
             data,
-            validity.as_ref(),
-        )
+            validity,
+        };
+        batch::arrow(py, &self.p, job, &args)
     }
 
     /// The rung in effect.

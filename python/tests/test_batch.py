@@ -118,3 +118,43 @@ def test_arrow_buffers_never_crash(n, offset, offsets, large, data, validity, ke
     except ValueError:
         return
     assert out[2] <= n
+
+
+def test_arrow_results_longer_than_the_bound() -> None:
+    # repair percent-encodes spaces (docs/repair.md): results longer than
+    # the bound the values buffer is sized by (input bytes + 1 per entry +
+    # 2 per non-ASCII byte), so the batch starts again into growing
+    # buffers; the results are the single calls' all the same.
+    urls = [f"http://a.example/{i} a b c d e f g h i j k l" for i in range(3000)] + ["http://a:x/", None]
+    res, err = irinorm.normalize_many(pa.array(urls), repair=True)
+    res.validate(full=True)
+    assert res.to_pylist()[0] == "http://a.example/0%20a%20b%20c%20d%20e%20f%20g%20h%20i%20j%20k%20l"
+    for u, r, e in zip(urls, res.to_pylist(), err.to_pylist()):
+        assert (r, e) == _single(u, repair=True)
+
+
+def test_list_gives_back_normal_inputs() -> None:
+    # An already-normal entry comes back as the same object, as from a
+    # single call; others are new objects of the input's type.
+    urls = ["http://a.example/", "HTTP://A.example/", b"http://b.example/", b"HTTP://B/"]
+    res, _ = irinorm.normalize_many(urls)
+    assert res[0] is urls[0] and res[2] is urls[2]
+    assert res[1] == "http://a.example/" and res[3] == b"http://b/"
+
+
+@pytest.mark.parametrize("ty", [pa.string(), pa.large_string()])
+def test_arrow_windows_agree_with_lists(ty) -> None:
+    # More entries than one window of the native side (2**17 entries,
+    # copied a window at a time), sliced so that neither the offsets nor the
+    # validity bitmap start at 0, with nulls and rejects across window
+    # boundaries: the list path (its own code) gives the same results.
+    base = [f"HTTP://h{i % 89}.example:80/{i}/./x" if i % 11 else f"http://h:{i}x/" for i in range(300_000)]
+    urls = [None if i % 9973 == 0 else u for i, u in enumerate(base)]
+    arr = pa.array(urls, type=ty).slice(3, 290_001)
+    want_r, want_e = irinorm.normalize_many(arr.to_pylist())
+    res, err = irinorm.normalize_many(arr)
+    res.validate(full=True)
+    assert res.type == ty and res.to_pylist() == want_r and err.to_pylist() == want_e
+    keys, kerr = irinorm.key_many(arr)
+    want_k, want_ke = irinorm.key_many(arr.to_pylist())
+    assert keys.to_pylist() == want_k and kerr.to_pylist() == want_ke
