@@ -8,7 +8,7 @@ offsets, data) and come back the same way: no Python object per URL.
 
 from __future__ import annotations
 
-from typing import Any, Optional, Tuple
+from typing import Any, Tuple
 
 from ._native import Normalizer
 
@@ -98,24 +98,7 @@ def run_many(n: Normalizer, urls: Any, key: bool) -> Tuple[Any, Any]:
     return n._normalize_list(urls)
 
 
-def normalize_many(
-    urls: Any,
-    rung: Optional[str] = None,
-    form: Optional[str] = None,
-    preset: Optional[str] = None,
-    rules: Any = None,
-    config: Any = None,
-    base: Optional[str] = None,
-    *,
-    ignore_fragment: bool = False,
-    nfc: bool = False,
-    nfkc: bool = False,
-    max_len: Optional[int] = None,
-    repair: bool = False,
-    evidence: Any = None,
-    redirects: Optional[str] = None,
-    min_host_support: Optional[int] = None,
-) -> Tuple[Any, Any]:
+def normalize_many(urls: Any, *args: Any, **options: Any) -> Tuple[Any, Any]:
     """Normalizes every entry of ``urls``: ``(results, errors)``.
 
     ``urls`` is a sequence of ``str``/``bytes``/``None`` (results are lists)
@@ -125,44 +108,25 @@ def normalize_many(
     N"``, as the CLI reports rejects) is at the same index of ``errors``;
     ``errors`` is null everywhere else, including for null inputs.
 
+    The options are ``normalize``'s (``rung``, ``form``, ``preset``,
+    ``rules``, ``config``, ``base``, then keyword-only ``ignore_fragment``,
+    ``nfc``, ``nfkc``, ``max_len``, ``repair``, ``evidence``,
+    ``redirects``, ``min_host_support``), parsed by the native module as
+    for every other entry point.
+
     >>> normalize_many(["HTTP://A.example:80/", "http://a:x/", None])
     (['http://a.example/', None, None], [None, 'bad-port: port is not all digits in port at byte 9', None])
     """
-    n = Normalizer(
-        rung, form, preset, rules, config, base,
-        ignore_fragment=ignore_fragment, nfc=nfc, nfkc=nfkc, max_len=max_len, repair=repair, evidence=evidence,
-        redirects=redirects, min_host_support=min_host_support,
-    )
-    return run_many(n, urls, key=False)
+    return run_many(Normalizer._for("normalize_many", True, args, options), urls, key=False)
 
 
-def key_many(
-    urls: Any,
-    rung: Optional[str] = None,
-    preset: Optional[str] = None,
-    rules: Any = None,
-    config: Any = None,
-    base: Optional[str] = None,
-    *,
-    ignore_fragment: bool = False,
-    nfc: bool = False,
-    nfkc: bool = False,
-    max_len: Optional[int] = None,
-    repair: bool = False,
-    evidence: Any = None,
-    redirects: Optional[str] = None,
-    min_host_support: Optional[int] = None,
-) -> Tuple[Any, Any]:
+def key_many(urls: Any, *args: Any, **options: Any) -> Tuple[Any, Any]:
     """The 16-byte comparison key of every entry: ``(keys, errors)``; keys
-    are ``bytes`` (list input) or a ``pyarrow.binary(16)`` array.
+    are ``bytes`` (list input) or a ``pyarrow.binary(16)`` array. The
+    options are ``key``'s (no ``form``: keys are always in ``uri`` form).
 
     >>> keys, errors = key_many(["http://a.example", "HTTP://A.EXAMPLE:80/"])
     >>> keys[0] == keys[1], errors
     (True, [None, None])
     """
-    n = Normalizer(
-        rung, None, preset, rules, config, base,
-        ignore_fragment=ignore_fragment, nfc=nfc, nfkc=nfkc, max_len=max_len, repair=repair, evidence=evidence,
-        redirects=redirects, min_host_support=min_host_support,
-    )
-    return run_many(n, urls, key=True)
+    return run_many(Normalizer._for("key_many", False, args, options), urls, key=True)

@@ -36,13 +36,10 @@ RESULT_TYPE = StructType([StructField("value", StringType()), StructField("error
 
 
 def _options(kw: dict) -> dict:
-    # Normalizer's keywords; `config` as a path is read by each worker, so
-    # it must exist there (or pass a mapping).
-    allowed = {"rung", "form", "preset", "rules", "config", "base", "ignore_fragment", "nfc", "nfkc", "max_len", "repair", "evidence", "redirects", "min_host_support"}
-    bad = set(kw) - allowed
-    if bad:
-        raise TypeError(f"unknown option(s): {', '.join(sorted(bad))}")
-    Normalizer(**kw)  # fail on the driver, not in a task
+    # Normalizer's keywords, checked by it (an unknown one is a TypeError)
+    # on the driver, not in a task. `config` as a path is read by each
+    # worker, so it must exist there (or pass a mapping).
+    Normalizer(**kw)
     return kw
 
 

@@ -314,7 +314,7 @@ static DEFAULT: OnceLock<Arc<Engine>> = OnceLock::new();
 /// depends only on names, built afresh otherwise (use `Normalizer` then).
 pub(crate) fn cached(
     py: Python<'_>,
-    s: Settings,
+    s: &Settings,
     config: Option<&Bound<'_, PyAny>>,
     base: Option<&str>,
     evidence: Option<&Bound<'_, PyAny>>,
@@ -327,7 +327,7 @@ pub(crate) fn cached(
     if !plain {
         return Ok(Arc::new(s.pipeline(py, config, base, evidence)?));
     }
-    if s == Settings::default() {
+    if *s == Settings::default() {
         if let Some(p) = DEFAULT.get() {
             return Ok(p.clone());
         }
@@ -336,12 +336,12 @@ pub(crate) fn cached(
     }
     let mut guard = CACHE.lock().unwrap_or_else(|p| p.into_inner());
     let map = guard.get_or_insert_with(HashMap::new);
-    if let Some(p) = map.get(&s) {
+    if let Some(p) = map.get(s) {
         return Ok(p.clone());
     }
     let p = Arc::new(s.pipeline(py, None, None, None)?);
     if map.len() < 256 {
-        map.insert(s, p.clone());
+        map.insert(s.clone(), p.clone());
     }
     Ok(p)
 }

@@ -246,3 +246,33 @@ def test_safebrowsing_lookup_key() -> None:
         irinorm.Normalizer(preset="safebrowsing", rules="sort-query")
     with pytest.raises(ValueError, match="lookup key"):
         irinorm.normalize("http://a/", preset="safebrowsing", form="iri")
+
+
+def test_options_parsed_as_python_would() -> None:
+    # One parser for every entry point (src/options.rs): positional options
+    # in the documented order, keyword-only ones, and TypeErrors where a
+    # Python function would raise them.
+    u = "eXAMPLE://a/./b/../b/%63/%7bfoo%7d"
+    assert irinorm.normalize(u, "syntax") == irinorm.normalize(u, rung="syntax") == "example://a/b/c/%7Bfoo%7D"
+    assert irinorm.normalize("http://a/b", "scheme", "iri", "crawler") == "http://a/b"
+    assert irinorm.key("http://a/?utm_source=x", None, "crawler") == irinorm.key("http://a/")
+    assert irinorm.Normalizer("syntax", "iri").form == "iri"
+    assert irinorm.normalize("http://a/#x", ignore_fragment=None) == "http://a/#x"  # None: the default
+    with pytest.raises(TypeError, match="unexpected keyword argument 'form'"):
+        irinorm.key("http://a/", form="iri")  # keys are always uri
+    with pytest.raises(TypeError, match="unexpected keyword argument 'prest'"):
+        irinorm.normalize("http://a/", prest="crawler")
+    with pytest.raises(TypeError, match="multiple values for argument 'rung'"):
+        irinorm.normalize("http://a/", "syntax", rung="scheme")
+    with pytest.raises(TypeError, match="at most 5 positional"):
+        irinorm.compare("http://a/", "http://b/", None, None, None, None, None, None)
+    with pytest.raises(TypeError, match="argument 'max_len'"):
+        irinorm.Normalizer(max_len="long")
+    with pytest.raises(TypeError, match="key_many.*unexpected keyword argument 'form'"):
+        irinorm.key_many(["http://a/"], form="iri")
+    with pytest.raises(TypeError):
+        irinorm.normalize_many(["http://a/"], bogus=1)
+    import inspect
+
+    assert list(inspect.signature(irinorm.normalize).parameters)[:3] == ["url", "rung", "form"]
+    assert "form" not in inspect.signature(irinorm.compare).parameters
