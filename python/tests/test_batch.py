@@ -158,3 +158,21 @@ def test_arrow_windows_agree_with_lists(ty) -> None:
     keys, kerr = irinorm.key_many(arr)
     want_k, want_ke = irinorm.key_many(arr.to_pylist())
     assert keys.to_pylist() == want_k and kerr.to_pylist() == want_ke
+
+
+@settings(max_examples=200)
+@given(
+    st.integers(0, 40), st.integers(0, 40), st.binary(max_size=200), st.booleans(),
+    st.binary(max_size=200), st.one_of(st.none(), st.binary(max_size=8)), st.booleans(),
+)
+def test_arrow_windows_never_crash(n, offset, offsets, large, data, validity, key) -> None:
+    # The same through pyarrow Buffers, which the native side reads a
+    # window at a time (Buffer.slice().to_pybytes()): a ValueError or
+    # nulls, never a crash, never a slice past a buffer's end.
+    nz = irinorm.Normalizer()
+    v = None if validity is None else pa.py_buffer(validity)
+    try:
+        out = nz._arrow(n, offset, pa.py_buffer(offsets), large, pa.py_buffer(data), v, key)
+    except ValueError:
+        return
+    assert out[2] <= n
