@@ -77,8 +77,8 @@ def test_key_many() -> None:
 
 
 def test_many_chunks_order_kept() -> None:
-    # More entries than one unit of parallel work (8192), so several
-    # threads write parts that must be joined in order.
+    # Many units of parallel work (1,024 entries for texts, 8,192 for keys
+    # and lists), placed in order by whichever thread finishes them.
     urls = [f"HTTP://h{i % 97}.example:80/{i}/./x" if i % 13 else f"http://h:{i}x/" for i in range(40_000)]
     res, err = irinorm.normalize_many(pa.array(urls))
     r, e = res.to_pylist(), err.to_pylist()
