@@ -188,8 +188,10 @@ pub(crate) fn write_offsets(out: &mut [u8], base: usize, ends: &[usize], w: usiz
 }
 
 /// Normalizes entries `lo..hi` (`lo` a multiple of [`TEXT_CHUNK`]) into
-/// the buffers of `state`, on every core. Units are claimed in order: the
-/// unit a finished one waits for to be placed is always being worked on.
+/// the buffers of `state`, on every core. Units are claimed in order; a
+/// unit finished before an earlier one waits in `Commit::waiting` (its
+/// worker goes on to the next unit), and whichever worker places the
+/// earlier one places it too. No worker ever waits for another.
 pub(crate) fn texts_into<S: Source>(
     p: &Engine,
     src: &S,
