@@ -92,12 +92,63 @@ fn window(b: &[u8], i: usize) -> &[u8; W] {
     b[i..i + W].try_into().expect("sixteen bytes")
 }
 
-/// The first byte at or after `i` that [`stops`] a run of `PART`, or
-/// `b.len()`. Needs `1 <= i` and `17 <= b.len()`: the last window is the
-/// input's last sixteen bytes, those before `i` shifted out.
+/// The `%` of the triplets in the window `c` (bytes `i..i+16`; `c1`, `c2`:
+/// the windows one and two bytes later) that a syntax normalizer keeps
+/// ([`normal_triplet`]), and those of them that encode a byte >= 0x80.
+/// Branch-free, like [`stops`]: a query full of triplets is not a loop
+/// exit per `%`.
 #[inline(always)]
-fn next_stop<const PART: u8>(b: &[u8], mut i: usize) -> usize {
+fn triplets(c: &[u8; W], c1: &[u8; W], c2: &[u8; W]) -> (u128, u128) {
+    let (mut ok, mut high) = ([0u8; W], [0u8; W]);
+    for k in 0..W {
+        let (h, l) = (c1[k], c2[k]);
+        let digit = |x: u8| x.wrapping_sub(b'0') < 10;
+        let hex = |x: u8| digit(x) | (x.wrapping_sub(b'A') < 6);
+        // RFC 3986 §2.3: the triplet of an unreserved character (upper-case
+        // hex digits: lower case is not normal anyway).
+        let unreserved = ((h == b'2') & (l.wrapping_sub(b'D') < 2)) // - .
+            | ((h == b'3') & digit(l)) // 0-9
+            | (((h == b'4') | (h == b'6')) & (l != b'0')) // A-O a-o
+            | (((h == b'5') | (h == b'7')) & (digit(l) | (l == b'A'))) // P-Z p-z
+            | ((h == b'5') & (l == b'F')) // _
+            | ((h == b'7') & (l == b'E')); // ~
+        let good = (c[k] == b'%') & hex(h) & hex(l) & !unreserved;
+        ok[k] = u8::from(good);
+        high[k] = u8::from(good & (h > b'7'));
+    }
+    (u128::from_le_bytes(ok), u128::from_le_bytes(high))
+}
+
+/// The first byte at or after `i` that [`stops`] a run of `PART`, or
+/// `b.len()`; a `%` of a triplet that is normal ([`triplets`]) does not
+/// stop it, and adds its [`Meta`] flags to `flags` (where at least two
+/// bytes follow the window; nearer the end, a `%` stops the run and the
+/// caller checks it). Needs `1 <= i` and `17 <= b.len()`: the last window
+/// is the input's last sixteen bytes, those before `i` shifted out.
+#[inline(always)]
+fn next_stop<const PART: u8>(b: &[u8], mut i: usize, flags: &mut u16) -> usize {
     let len = b.len();
+    while i + W + 2 <= len {
+        let c = window(b, i);
+        let mut m = stops::<PART>(c, window(b, i - 1));
+        if m != 0 {
+            if PART != HOST {
+                let (ok, high) = triplets(c, window(b, i + 1), window(b, i + 2));
+                if ok != 0 {
+                    m &= !ok;
+                    *flags |= if high != 0 {
+                        PCT_ANY | PCT_HIGH
+                    } else {
+                        PCT_ANY
+                    };
+                }
+            }
+            if m != 0 {
+                return i + (m.trailing_zeros() / 8) as usize;
+            }
+        }
+        i += W;
+    }
     while i + W <= len {
         let m = stops::<PART>(window(b, i), window(b, i - 1));
         if m != 0 {
@@ -143,7 +194,7 @@ fn normal_triplet(b: &[u8], i: usize) -> Option<u16> {
 /// a scheme and, when `s` has one, a fragment: the same for ASCII input),
 /// when `s` has the common shape described in the module documentation;
 /// `None` otherwise (then ask [`crate::parse::parse`]).
-#[inline]
+#[inline(always)]
 pub(crate) fn common(s: &str) -> Option<Meta> {
     let b = s.as_bytes();
     let len = b.len();
@@ -189,7 +240,7 @@ pub(crate) fn common(s: &str) -> Option<Meta> {
         flags |= HAS_AUTH;
         m.auth_start = i as u32;
         m.host_start = i as u32;
-        let j = next_stop::<HOST>(b, i);
+        let j = next_stop::<HOST>(b, i, &mut flags);
         m.host_end = j as u32;
         i = j;
         if i < len && b[i] == b':' {
@@ -215,8 +266,8 @@ pub(crate) fn common(s: &str) -> Option<Meta> {
     let (mut path_end, mut query_end) = (None, None);
     loop {
         let j = match part {
-            PATH => next_stop::<PATH>(b, i),
-            _ => next_stop::<QUERY>(b, i),
+            PATH => next_stop::<PATH>(b, i, &mut flags),
+            _ => next_stop::<QUERY>(b, i, &mut flags),
         };
         if j == len {
             break;
@@ -281,6 +332,8 @@ mod tests {
             "http://example.com/a?b?c/./d#e?f/../g",
             "http://example.com/%E2%82%AC/long/path/with/many/segments/and.dots/x.y",
             "urn:isbn:0451450523-and-some-more",
+            "http://example.com/?a=%2F%3A%C3%A9&b=c%20d%20e%20f%20g%20h%20i%20j%20k%2A",
+            "http://example.com/p%20q/r%C3%A9s?x=%5B%5D#%25%23",
         ];
         for s in accepted {
             let want = parse(s, Grammar::IriReference).unwrap();
@@ -310,19 +363,50 @@ mod tests {
         }
     }
 
+    /// The vector test of a triplet is the scalar one, for every pair of
+    /// bytes after a `%` (and for a byte other than `%` in its place).
+    #[test]
+    fn triplets_match_the_scalar_test() {
+        for h in 0..=255u8 {
+            for l in 0..=255u8 {
+                for lead in [b'%', b'a'] {
+                    let mut v = [b'x'; W + 2];
+                    v[5] = lead;
+                    v[6] = h;
+                    v[7] = l;
+                    let (ok, high) = triplets(window(&v, 0), window(&v, 1), window(&v, 2));
+                    let want = if lead == b'%' {
+                        normal_triplet(&v, 5)
+                    } else {
+                        None
+                    };
+                    assert_eq!(ok == 1 << 40, want.is_some(), "{lead} {h:#x} {l:#x}");
+                    assert_eq!(ok & !(1 << 40), 0);
+                    assert_eq!(high != 0, want == Some(PCT_ANY | PCT_HIGH), "{h:#x} {l:#x}");
+                }
+            }
+        }
+    }
+
     /// The last window and the window boundaries: a byte that stops a run
     /// at every position of inputs of every length around 16 and 32.
     #[test]
     fn every_position_and_length() {
         for len in 17..=50 {
             for at in 7..len {
-                for stop in [b'?', b'#', b'%', b' ', b'.', b'A', b'-'] {
+                for stop in [b'?', b'#', b'%', b' ', b'.', b'A', b'-', b'2', b'f'] {
                     let mut v: Vec<u8> = b"http://".to_vec();
                     v.resize(len, b'a');
                     v[at] = stop;
                     if stop == b'.' || stop == b'-' {
                         // The pair that makes them matter.
                         v[at - 1] = if stop == b'.' { b'/' } else { b'-' };
+                    }
+                    if stop == b'2' || stop == b'f' {
+                        // A triplet that ends at `at`: normal, or not (`%2f`).
+                        v[at - 2] = b'%';
+                        v[at - 1] = b'2';
+                        v[at] = if stop == b'2' { b'F' } else { b'f' };
                     }
                     let Ok(s) = std::str::from_utf8(&v) else {
                         continue;

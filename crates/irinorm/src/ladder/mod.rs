@@ -406,11 +406,20 @@ impl Normalizer {
         })
     }
 
+    #[inline(always)]
     fn parse_input(&self, input: &str) -> Result<Meta, ParseError> {
         if input.len() > self.opts.max_len {
             return Err(ParseError::whole(ErrorKind::TooLong, self.opts.max_len));
         }
-        parse::parse(input, Grammar::IriReference)
+        // The wide scanner inlined here, so that its `Meta` stays in
+        // registers on the path that most inputs take (`parse` returns it
+        // through memory, and the caller's wide load of fields written one
+        // by one stalled store-to-load forwarding: BENCHMARKS.md, issue 14).
+        if let Some(m) = crate::scan::common(input) {
+            debug_assert_eq!(Ok(m), parse::parse_full(input, Grammar::IriReference));
+            return Ok(m);
+        }
+        parse::parse_full(input, Grammar::IriReference)
     }
 
     /// The key at `rung` appended to `out`; its components when known
