@@ -38,7 +38,7 @@ pub struct Fired {
 }
 
 /// The components of a reference being rewritten.
-#[derive(Debug)]
+#[derive(Clone, Debug)]
 struct Url<'a> {
     scheme: Option<Cow<'a, str>>,
     userinfo: Option<Cow<'a, str>>,
@@ -298,7 +298,7 @@ fn may_apply(s: &str, m: &Meta, rules: RuleSet, config: &Config, names: &Names) 
 fn any_param_name(q: &str, names: &NameIndex) -> bool {
     let mut rest = q.as_bytes();
     loop {
-        let end = rest.iter().position(|&c| c == b'&').unwrap_or(rest.len());
+        let end = memchr::memchr(b'&', rest).unwrap_or(rest.len());
         let param = &rest[..end];
         let name = param
             .iter()
@@ -354,6 +354,17 @@ const SECTIONS: &[&[(RuleName, RuleFn)]] = {
         &[(R::RemoveFragment, remove_fragment)],
     ]
 };
+
+/// Rules whose second application to their own output changes nothing
+/// (each removes every parameter it matches, or sorts stably, in one
+/// pass; what they look at outside the query does not change in their
+/// section): a section with only one of them in the set needs one pass.
+const IDEMPOTENT_ALONE: [RuleName; 4] = [
+    RuleName::RemoveQueryParams,
+    RuleName::RemoveDefaultQueryParams,
+    RuleName::SortQuery,
+    RuleName::RemoveEmptyQuery,
+];
 
 /// [`apply_split`] without the screen.
 #[allow(clippy::too_many_arguments)]
@@ -419,7 +430,16 @@ fn apply_all(
     for _ in 0..4 {
         let mut host_rules_fired = false;
         for section in SECTIONS {
-            for _ in 0..if section.len() > 1 { 8 } else { 1 } {
+            // One pass is the fixpoint when the set has a single rule of
+            // the section and that rule is idempotent on its own (the
+            // crawler preset's query section: a second pass over a long
+            // query found nothing, at the cost of the first; issue 14).
+            let mut of_set = section.iter().filter(|(r, _)| rules.contains(*r));
+            let single = match (of_set.next(), of_set.next()) {
+                (Some((r, _)), None) => IDEMPOTENT_ALONE.contains(r),
+                _ => false,
+            };
+            for _ in 0..if section.len() > 1 && !single { 8 } else { 1 } {
                 let mut c = false;
                 for &(r, f) in *section {
                     let fired = rules.contains(r) && fire(&mut u, r, f);
@@ -429,6 +449,21 @@ fn apply_all(
                 changed |= c;
                 if !c {
                     break;
+                }
+            }
+            #[cfg(debug_assertions)]
+            if single {
+                // The claim, checked: a second pass changes nothing.
+                for &(r, f) in *section {
+                    if rules.contains(r) {
+                        let env = Env {
+                            config,
+                            names,
+                            rung,
+                            notes: None,
+                        };
+                        assert!(!f(&mut u.clone(), &env), "{r:?} is not idempotent");
+                    }
                 }
             }
         }
@@ -748,31 +783,73 @@ fn remove_trailing_slash(u: &mut Url<'_>, _: &Env<'_>) -> bool {
 
 /// The name of a `name=value` parameter: the bytes before the first `=`.
 fn param_name(p: &str) -> &str {
-    p.split('=').next().unwrap_or("")
+    // On bytes: `str::split` with a `char` pattern costs a searcher per
+    // call, and this runs for every parameter of every query (issue 14).
+    match p.as_bytes().iter().position(|&c| c == b'=') {
+        Some(e) => &p[..e],
+        None => p,
+    }
+}
+
+/// The `&`-separated parameters of a query, as `q.split('&')` gives them
+/// (empty ones included), found on bytes.
+fn params(q: &str) -> impl Iterator<Item = &str> {
+    let mut rest = Some(q);
+    std::iter::from_fn(move || {
+        let r = rest?;
+        match memchr::memchr(b'&', r.as_bytes()) {
+            Some(e) => {
+                rest = Some(&r[e + 1..]);
+                Some(&r[..e])
+            }
+            None => {
+                rest = None;
+                Some(r)
+            }
+        }
+    })
 }
 
 /// Keeps the parameters `keep` accepts; when every parameter goes, the
 /// `?` goes too (the query was made only of what the rule removes).
+/// One pass up to the first parameter that goes (most queries: none), then
+/// the kept ones are written once, without intermediate lists.
 fn filter_query(u: &mut Url<'_>, keep: impl Fn(&str) -> bool) -> bool {
     let Some(q) = u.query.as_deref() else {
         return false;
     };
-    if q.is_empty() || q.split('&').all(&keep) {
+    if q.is_empty() {
+        return false;
+    }
+    let mut cut = None;
+    let mut at = 0;
+    for p in params(q) {
+        if !keep(p) {
+            cut = Some(at);
+            break;
+        }
+        at += p.len() + 1;
+    }
+    let Some(cut) = cut else {
         // Nothing goes (the common case): no allocation.
         return false;
-    }
-    let params: Vec<&str> = q.split('&').collect();
-    let kept: Vec<&str> = params.iter().copied().filter(|p| keep(p)).collect();
-    if kept.len() == params.len() {
-        return false;
-    }
-    // Empty parameters are bytes like any others: `?&b=1&utm_x=1` keeps
-    // its leading `&`.
-    u.query = if kept.is_empty() {
-        None
-    } else {
-        Some(Cow::Owned(kept.join("&")))
     };
+    // Empty parameters are bytes like any others: `?&b=1&utm_x=1` keeps
+    // its leading `&`. `kept`: whether any parameter is kept (`out` may be
+    // empty with one kept: the empty parameter).
+    let mut out = String::with_capacity(q.len());
+    let mut kept = cut > 0;
+    if kept {
+        out.push_str(&q[..cut - 1]);
+    }
+    for p in params(&q[cut..]).filter(|p| keep(p)) {
+        if kept {
+            out.push('&');
+        }
+        out.push_str(p);
+        kept = true;
+    }
+    u.query = kept.then_some(Cow::Owned(out));
     true
 }
 
@@ -814,7 +891,7 @@ fn sort_query(u: &mut Url<'_>, _: &Env<'_>) -> bool {
     if !q.contains('&') {
         return false;
     }
-    let mut params: Vec<&str> = q.split('&').collect();
+    let mut params: Vec<&str> = self::params(q).collect();
     if params
         .windows(2)
         .all(|w| param_name(w[0]) <= param_name(w[1]))
@@ -894,6 +971,44 @@ mod tests {
     fn run_with(s: &str, rules: &str, c: &Config) -> String {
         let set = RuleSet::parse_list(rules).unwrap();
         apply(s, set, c, Rung::Scheme, &mut Vec::new(), None).unwrap_or_else(|| s.to_owned())
+    }
+
+    /// `filter_query` and `params` against the lists they replaced
+    /// (`split('&')`, `filter`, `join("&")`), on every query of a few
+    /// bytes from an alphabet of separators and names.
+    #[test]
+    fn filter_query_equals_split_and_join() {
+        let alphabet = ["", "&", "x", "x=1", "u", "u=2", "=", "u&", "&&"];
+        let keep = |p: &str| param_name(p) != "u";
+        let mut qs = vec![String::new()];
+        for _ in 0..4 {
+            qs = qs
+                .iter()
+                .flat_map(|q| alphabet.iter().map(move |a| format!("{q}{a}")))
+                .collect();
+        }
+        for q in qs {
+            assert_eq!(
+                params(&q).collect::<Vec<_>>(),
+                q.split('&').collect::<Vec<_>>()
+            );
+            let list: Vec<&str> = q.split('&').collect();
+            let kept: Vec<&str> = list.iter().copied().filter(|p| keep(p)).collect();
+            let want = if q.is_empty() || kept.len() == list.len() {
+                (false, Some(q.clone()))
+            } else {
+                (true, (!kept.is_empty()).then(|| kept.join("&")))
+            };
+            let s = format!("http://a/?{q}");
+            let m = irinorm::parse(&s, irinorm::Grammar::IriReference).unwrap();
+            let mut u = Url::of(&s, &m);
+            let fired = filter_query(&mut u, keep);
+            assert_eq!(
+                (fired, u.query.as_deref().map(str::to_owned)),
+                want,
+                "{q:?}"
+            );
+        }
     }
 
     #[test]

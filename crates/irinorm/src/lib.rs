@@ -37,6 +37,7 @@ pub mod protocol;
 pub mod reference;
 pub mod repair;
 pub mod resolve;
+mod scan;
 pub mod scheme;
 pub mod surt;
 mod table;

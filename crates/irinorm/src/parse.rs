@@ -269,6 +269,26 @@ pub fn parse(s: &str, grammar: Grammar) -> Result<Meta, ParseError> {
     if s.len() > u32::MAX as usize {
         return Err(ParseError::whole(ErrorKind::TooLong, u32::MAX as usize));
     }
+    // The common shape of an already-normal reference first (issue 14):
+    // the same `Meta` as the full parser below, or `None`.
+    if grammar.scheme_rule() != SchemeRule::Forbidden {
+        if let Some(m) = crate::scan::common(s) {
+            if grammar.fragment_allowed() || !m.has(HAS_FRAGMENT) {
+                debug_assert_eq!(Ok(m), parse_full(s, grammar), "scan::common on {s:?}");
+                return Ok(m);
+            }
+        }
+    }
+    parse_full(s, grammar)
+}
+
+/// [`parse`] without the wide scanner of the common shape: every input
+/// through the table-driven parser. For differential tests.
+#[doc(hidden)]
+pub fn parse_full(s: &str, grammar: Grammar) -> Result<Meta, ParseError> {
+    if s.len() > u32::MAX as usize {
+        return Err(ParseError::whole(ErrorKind::TooLong, u32::MAX as usize));
+    }
     let rule = grammar.scheme_rule();
     let frag = grammar.fragment_allowed();
     if grammar.is_iri() {
@@ -803,7 +823,7 @@ fn in_class_mask(chunk: &[u8], class: u16) -> u32 {
 
 /// `IPv4address` wins over `reg-name` when both match (RFC 3986 §3.2.2).
 #[inline]
-fn reg_name_kind(host: &[u8]) -> HostKind {
+pub(crate) fn reg_name_kind(host: &[u8]) -> HostKind {
     if !host.is_empty() && host[0].is_ascii_digit() && host::parse_ipv4(host).is_some() {
         HostKind::Ipv4
     } else {

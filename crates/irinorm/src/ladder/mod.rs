@@ -199,7 +199,8 @@ impl Normalizer {
 
     /// The normal form and the warnings.
     pub fn normalize_full<'a>(&self, input: &'a str) -> Result<Normalized<'a>, ParseError> {
-        let m = self.parse_input(input)?;
+        let mut m = Meta::default();
+        self.parse_input_into(input, &mut m)?;
         match self.fast_path(input, &m, &self.opts) {
             Fast::Same => {
                 return Ok(Normalized {
@@ -237,7 +238,8 @@ impl Normalizer {
         out: &mut String,
     ) -> Result<Vec<Warning>, ParseError> {
         // As `normalize_into_split`, without moving the `Meta` around.
-        let m = self.parse_input(input)?;
+        let mut m = Meta::default();
+        self.parse_input_into(input, &mut m)?;
         let mut warnings = Vec::new();
         // Tests in order of frequency (a `match` here became a jump table).
         let fast = self.fast_path(input, &m, &self.opts);
@@ -263,7 +265,8 @@ impl Normalizer {
         input: &str,
         out: &mut String,
     ) -> Result<(Vec<Warning>, Option<Meta>), ParseError> {
-        let m = self.parse_input(input)?;
+        let mut m = Meta::default();
+        self.parse_input_into(input, &mut m)?;
         let mut warnings = Vec::new();
         match self.fast_path(input, &m, &self.opts) {
             Fast::Same => {
@@ -323,7 +326,8 @@ impl Normalizer {
         &self,
         input: &'a str,
     ) -> Result<(Cow<'a, str>, Option<Meta>), ParseError> {
-        let m = self.parse_input(input)?;
+        let mut m = Meta::default();
+        self.parse_input_into(input, &mut m)?;
         let opts = self.key_options(self.opts.rung);
         let fast = self.fast_path(input, &m, &opts);
         if fast == Fast::Same {
@@ -378,7 +382,8 @@ impl Normalizer {
 
     /// `input` at every rung, in both forms, with every change.
     pub fn explain(&self, input: &str) -> Result<Explanation, ParseError> {
-        let m = self.parse_input(input)?;
+        let mut m = Meta::default();
+        self.parse_input_into(input, &mut m)?;
         let mut steps = Vec::new();
         for rung in Rung::ALL {
             for form in [Form::Uri, Form::Iri] {
@@ -406,11 +411,22 @@ impl Normalizer {
         })
     }
 
-    fn parse_input(&self, input: &str) -> Result<Meta, ParseError> {
+    /// Parses an input (at most `max_len` bytes, as `IRI-reference`) into
+    /// `m` (`Meta::default()`): the wide scanner inlined here, writing in place, so that the `Meta` of the
+    /// path most inputs take is never copied as a whole (BENCHMARKS.md,
+    /// issue 14: the copy of a `Meta` written field by field stalled
+    /// store-to-load forwarding).
+    #[inline(always)]
+    fn parse_input_into(&self, input: &str, m: &mut Meta) -> Result<(), ParseError> {
         if input.len() > self.opts.max_len {
             return Err(ParseError::whole(ErrorKind::TooLong, self.opts.max_len));
         }
-        parse::parse(input, Grammar::IriReference)
+        if crate::scan::common_into(input, m) {
+            debug_assert_eq!(Ok(*m), parse::parse_full(input, Grammar::IriReference));
+            return Ok(());
+        }
+        *m = parse::parse_full(input, Grammar::IriReference)?;
+        Ok(())
     }
 
     /// The key at `rung` appended to `out`; its components when known
@@ -421,7 +437,8 @@ impl Normalizer {
         input: &str,
         out: &mut String,
     ) -> Result<Option<Meta>, ParseError> {
-        let m = self.parse_input(input)?;
+        let mut m = Meta::default();
+        self.parse_input_into(input, &mut m)?;
         let opts = self.key_options(rung);
         let start = out.len();
         match self.fast_path(input, &m, &opts) {
