@@ -477,6 +477,9 @@ fn process(sh: &Shared<'_>, scratch: &mut Scratch, c: ChunkIn) -> ChunkOut {
             cur.line - 1
         }
     };
+    if let Some(store) = &sh.store {
+        ctx.keys.look_up(store);
+    }
     let mut lines = lines;
     if let Some(o) = overlong {
         if !ctx.stopped {
