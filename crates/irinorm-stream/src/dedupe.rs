@@ -13,6 +13,7 @@ use std::io;
 use std::ops::Range;
 use std::sync::{Arc, RwLock};
 
+use hashbrown::hash_table::Entry;
 use hashbrown::HashTable;
 use xxhash_rust::xxh3::{xxh3_128, xxh3_64};
 
@@ -163,6 +164,40 @@ enum Probe<'a> {
     Digest(u128),
 }
 
+impl Probe<'_> {
+    fn tag(self) -> u32 {
+        match self {
+            Probe::Text(tag, _) => tag,
+            Probe::Digest(d) => (d >> 96) as u32,
+        }
+    }
+}
+
+/// The text of key `id`: it ends at `ends[id]` and starts where the one
+/// before ends.
+fn text_of<'a>(ends: &[u64], arena: &'a [u8], id: usize) -> &'a [u8] {
+    let start = if id == 0 { 0 } else { ends[id - 1] };
+    &arena[start as usize..ends[id] as usize]
+}
+
+/// Whether a table entry is the probed key: its tag first (no memory
+/// touched), then its digest or text.
+fn matcher<'a>(
+    p: Probe<'a>,
+    digests: &'a [u128],
+    ends: &'a [u64],
+    arena: &'a [u8],
+) -> impl Fn(&(u32, u32)) -> bool + 'a {
+    let tag = p.tag();
+    move |&(id, t)| {
+        t == tag
+            && match p {
+                Probe::Digest(d) => digests[id as usize] == d,
+                Probe::Text(_, key) => text_of(ends, arena, id as usize) == key,
+            }
+    }
+}
+
 /// The 32-bit tag of a key: the high half of its XXH3-64.
 fn tag_of(h: u64) -> u32 {
     (h >> 32) as u32
@@ -223,47 +258,44 @@ impl KeyStore {
     }
 
     fn text(&self, id: usize) -> &[u8] {
-        let start = if id == 0 { 0 } else { self.ends[id - 1] };
-        &self.arena[start as usize..self.ends[id] as usize]
+        text_of(&self.ends, &self.arena, id)
     }
 
     fn find(&self, p: Probe<'_>) -> Option<u32> {
-        match p {
-            Probe::Digest(d) => {
-                let tag = (d >> 96) as u32;
-                let eq = |&(id, t): &(u32, u32)| t == tag && self.digests[id as usize] == d;
-                self.table.find(spread(tag), eq).map(|e| e.0)
-            }
-            Probe::Text(tag, key) => {
-                let eq = |&(id, t): &(u32, u32)| t == tag && self.text(id as usize) == key;
-                self.table.find(spread(tag), eq).map(|e| e.0)
-            }
-        }
+        let eq = matcher(p, &self.digests, &self.ends, &self.arena);
+        self.table.find(spread(p.tag()), eq).map(|e| e.0)
     }
 
-    /// Looks a key up; inserts it when new. Returns (id, new).
+    /// Looks a key up; inserts it when new (one probe for both). Returns
+    /// (id, new).
     fn insert(&mut self, b: &KeyBatch, i: usize) -> io::Result<(usize, bool)> {
         let p = b.probe(i);
-        if let Some(id) = self.find(p) {
-            return Ok((id as usize, false));
-        }
+        let tag = p.tag();
         let next = self.len();
-        let id = u32::try_from(next)
-            .ok()
-            .filter(|&id| id != UNKNOWN)
-            .ok_or_else(too_many)?;
-        let tag = match p {
-            Probe::Digest(d) => {
-                self.digests.push(d);
-                (d >> 96) as u32
+        let KeyStore {
+            table,
+            digests,
+            ends,
+            arena,
+            keep_text,
+        } = self;
+        let eq = matcher(p, digests, ends, arena);
+        match table.entry(spread(tag), eq, |&(_, t)| spread(t)) {
+            Entry::Occupied(e) => return Ok((e.get().0 as usize, false)),
+            Entry::Vacant(v) => {
+                let id = u32::try_from(next)
+                    .ok()
+                    .filter(|&id| id != UNKNOWN)
+                    .ok_or_else(too_many)?;
+                v.insert((id, tag));
             }
-            Probe::Text(tag, _) => tag,
-        };
-        self.table
-            .insert_unique(spread(tag), (id, tag), |&(_, t)| spread(t));
-        if self.keep_text {
-            self.arena.extend_from_slice(b.key(i));
-            self.ends.push(self.arena.len() as u64);
+        }
+        if let Probe::Digest(d) = p {
+            digests.push(d);
+        }
+        if *keep_text {
+            arena.extend_from_slice(b.key(i));
+            ends.push(arena.len() as u64);
         }
         Ok((next, true))
     }
