@@ -133,11 +133,13 @@ impl KeyBatch {
     /// Looks every key up in the table of the keys of earlier chunks (run
     /// by the worker, in parallel with the others): a key found there is a
     /// duplicate, and the writer only has to count it. The rest are left
-    /// [`UNKNOWN`] for the writer, which sees the chunks in order.
-    pub(crate) fn look_up(&mut self, store: &RwLock<KeyStore>) {
+    /// [`UNKNOWN`] for the writer, which sees the chunks in order. Returns
+    /// how many were found.
+    pub(crate) fn look_up(&mut self, store: &RwLock<KeyStore>) -> usize {
         let n = self.keys.len();
         self.found.clear();
         self.found.reserve(n);
+        let mut hits = 0;
         let mut i = 0;
         while i < n {
             let end = (i + LOOKUP_BATCH).min(n);
@@ -145,13 +147,16 @@ impl KeyBatch {
             if s.is_empty() {
                 // Nothing to find (the start of a run).
                 self.found.resize(n, UNKNOWN);
-                return;
+                return hits;
             }
             for j in i..end {
-                self.found.push(s.find(self.probe(j)).unwrap_or(UNKNOWN));
+                let id = s.find(self.probe(j)).unwrap_or(UNKNOWN);
+                hits += usize::from(id != UNKNOWN);
+                self.found.push(id);
             }
             i = end;
         }
+        hits
     }
 }
 

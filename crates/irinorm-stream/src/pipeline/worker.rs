@@ -20,7 +20,16 @@ struct Scratch {
     decoded2: String,
     pair: String,
     csv: Option<CsvParser>,
+    /// Dedupe: chunks whose keys are left to the writer without a lookup
+    /// here (see [`SKIP_AFTER_MISSES`]).
+    skip_lookups: u32,
 }
+
+/// Dedupe: a worker looks its keys up in the table only while that finds
+/// most of them. A key it misses is probed again by the writer, so on an
+/// input of mostly new keys (a frontier) the lookups would be paid twice
+/// for nothing; then it skips them for this many chunks, and tries again.
+const SKIP_AFTER_MISSES: u32 = 7;
 
 pub(super) fn worker(
     sh: &Shared<'_>,
@@ -33,6 +42,7 @@ pub(super) fn worker(
         decoded: String::new(),
         decoded2: String::new(),
         pair: String::new(),
+        skip_lookups: 0,
         csv: match &sh.records {
             RecordMode::Delimited {
                 delimiter, quoting, ..
@@ -344,6 +354,7 @@ fn process(sh: &Shared<'_>, scratch: &mut Scratch, c: ChunkIn) -> ChunkOut {
     } = &mut *bufs;
     let data: &[u8] = &data[..*len];
     let (decoded2, pair) = (&mut scratch.decoded2, &mut scratch.pair);
+    let skip_lookups = &mut scratch.skip_lookups;
     let mut ctx = Ctx {
         sh,
         value: &mut scratch.value,
@@ -478,7 +489,14 @@ fn process(sh: &Shared<'_>, scratch: &mut Scratch, c: ChunkIn) -> ChunkOut {
         }
     };
     if let Some(store) = &sh.store {
-        ctx.keys.look_up(store);
+        if *skip_lookups > 0 {
+            *skip_lookups -= 1;
+        } else {
+            let found = ctx.keys.look_up(store);
+            if found * 2 < ctx.keys.keys.len() {
+                *skip_lookups = SKIP_AFTER_MISSES;
+            }
+        }
     }
     let mut lines = lines;
     if let Some(o) = overlong {
