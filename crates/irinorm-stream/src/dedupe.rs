@@ -1,6 +1,14 @@
 //! Deduplication by key. Workers compute keys (the expensive part: a
-//! normalization) in parallel; the writer thread inserts them in input
-//! order into one table.
+//! normalization) in parallel, and look each one up in the table of the
+//! keys of earlier chunks (`KeyStore`, behind a read-write lock): a key
+//! found there is a duplicate with a known id, whatever happens next,
+//! because only the writer inserts, and only keys of the chunks before (it
+//! sees chunks in input order). The writer thread looks up and inserts the
+//! rest, in input order, so "first occurrence" means what it says.
+//!
+//! Memory depends on the distinct keys only: nothing is sized from the
+//! input, and the table rehashes from the 32-bit tag kept in each entry
+//! (`spread`), so growing by doubling is cheap.
 //!
 //! Keys are kept as text (exact) or, with [`DedupeConfig::hash_keys`], as
 //! 128-bit XXH3 digests: 16 bytes a key whatever its length. Two distinct
