@@ -194,8 +194,7 @@ pub(crate) struct IoArgs {
     #[arg(long, value_name = "LABEL")]
     pub(crate) input_encoding: Option<String>,
 
-    /// Worker threads, 0 to 1024; 0 (the default) uses every core (dedupe:
-    /// every core but one, which the table's writer thread needs). Output
+    /// Worker threads, 0 to 1024; 0 (the default) uses every core. Output
     /// keeps input order whatever the number.
     #[arg(short = 'j', long, value_name = "N", default_value_t = 0, value_parser = ranged(0, MAX_THREADS))]
     pub(crate) threads: usize,
@@ -410,13 +409,12 @@ pub(crate) fn execute(
         }
     };
     let cfg = Config {
-        threads: match (io.threads, &task) {
-            // dedupe's table lives on the writer thread, which is busy: leave
-            // it a core (on 2 cores, 1 worker + the writer beats 2 workers
-            // competing with it by ~20%, BENCHMARKS.md).
-            (0, Task::Dedupe(..)) => default_threads().saturating_sub(1).max(1),
-            (0, Task::Map(_)) => default_threads(),
-            (n, _) => n,
+        // Every core, dedupe included: its workers look keys up in the table
+        // themselves, and the writer thread only inserts the new ones
+        // (BENCHMARKS.md, issue 14).
+        threads: match io.threads {
+            0 => default_threads(),
+            n => n,
         },
         chunk_size: io.chunk_size,
         max_len: io.max_len,

@@ -666,3 +666,104 @@ fn dedupe_many_keys_in_order_with_threads() {
         r.stderr
     );
 }
+
+/// Issue 14: the output is the same bytes with one thread and with several
+/// (and any chunking), for normalize (text, jsonl, zstd) and every dedupe
+/// mode, on URLs that repeat in other spellings, with invalid lines; and
+/// every line is accounted for.
+#[test]
+fn one_thread_and_several_write_the_same_bytes() {
+    let mut text = String::new();
+    for i in 0..6000u32 {
+        let h = i % 37;
+        let line = match i % 7 {
+            0 => format!("HTTP://H{h}.Example:80/a/./b/../p{}?q=%7e{i}", i % 500),
+            1 => format!("http://h{h}.example/p{}?q=~{i}", i % 500),
+            2 => format!("http://h{h}.example/bad path/{i}"),
+            3 => format!("https://h{h}.example:443/%7Euser/{}#frag", i % 300),
+            4 => format!("http://xn--rsum-bpad.example/{}", i % 50),
+            5 => format!("http://résumé.example/{}", i % 50),
+            _ => format!("http://h{h}.example/p{}?q=~{i}", i % 500),
+        };
+        text.push_str(&line);
+        text.push('\n');
+    }
+    let dir = tempfile::tempdir().unwrap();
+    write(dir.path(), "in.txt", text.as_bytes());
+    let modes: &[&[&str]] = &[
+        &["normalize"],
+        &["normalize", "--format", "jsonl"],
+        &["normalize", "--preset", "crawler"],
+        &["dedupe"],
+        &["dedupe", "--hash-keys"],
+        &["dedupe", "--keep", "last"],
+        &["dedupe", "--count"],
+        &["dedupe", "--groups"],
+        &["dedupe", "--key-only", "--hash-keys"],
+    ];
+    for mode in modes {
+        let go = |extra: &[&str]| {
+            let mut a: Vec<&str> = mode.to_vec();
+            a.extend_from_slice(&["-i", "in.txt", "--show-rejects", "0"]);
+            a.extend_from_slice(extra);
+            run_in(dir.path(), &a, b"")
+        };
+        let one = go(&["-j", "1"]);
+        let s = one.summary();
+        assert_eq!(one.code, 1, "{mode:?}: the bad lines are rejected");
+        assert_eq!(
+            s.rejected,
+            (0..6000).filter(|i| i % 7 == 2).count() as u64,
+            "{mode:?}"
+        );
+        if mode.contains(&"jsonl") {
+            // One object per input line, rejects included.
+            assert_eq!((s.read, s.written), (6000, 6000), "{mode:?}");
+        } else if mode[0] == "normalize" {
+            assert_eq!((s.read, s.written), (6000, 6000 - s.rejected), "{mode:?}");
+        } else {
+            let unique = s.unique.unwrap();
+            assert_eq!(
+                s.read,
+                unique + s.duplicates.unwrap() + s.rejected,
+                "{mode:?}"
+            );
+        }
+        for threads in ["2", "3", "8"] {
+            let many = go(&["-j", threads, "--chunk-size", "997"]);
+            assert_eq!(many.stdout, one.stdout, "{mode:?} -j {threads}");
+            assert_eq!(many.code, one.code);
+            let m = many.summary();
+            assert_eq!(
+                (m.read, m.written, m.rejected, m.duplicates, m.unique),
+                (s.read, s.written, s.rejected, s.duplicates, s.unique),
+                "{mode:?} -j {threads}"
+            );
+        }
+    }
+    // Compressed output: the same bytes once decompressed.
+    let r = run_in(
+        dir.path(),
+        &[
+            "normalize",
+            "-q",
+            "-j",
+            "3",
+            "--chunk-size",
+            "997",
+            "-i",
+            "in.txt",
+            "-o",
+            "out.zst",
+        ],
+        b"",
+    );
+    assert_eq!(r.code, 1);
+    let plain = run_in(
+        dir.path(),
+        &["normalize", "-q", "-j", "1", "-i", "in.txt"],
+        b"",
+    );
+    let z = std::fs::read(dir.path().join("out.zst")).unwrap();
+    assert_eq!(zstd::decode_all(&z[..]).unwrap(), plain.stdout);
+}

@@ -1,6 +1,14 @@
 //! Deduplication by key. Workers compute keys (the expensive part: a
-//! normalization) in parallel; the writer thread inserts them in input
-//! order into one table.
+//! normalization) in parallel, and look each one up in the table of the
+//! keys of earlier chunks (`KeyStore`, behind a read-write lock): a key
+//! found there is a duplicate with a known id, whatever happens next,
+//! because only the writer inserts, and only keys of the chunks before (it
+//! sees chunks in input order). The writer thread looks up and inserts the
+//! rest, in input order, so "first occurrence" means what it says.
+//!
+//! Memory depends on the distinct keys only: nothing is sized from the
+//! input, and the table rehashes from the 32-bit tag kept in each entry
+//! (`spread`), so growing by doubling is cheap.
 //!
 //! Keys are kept as text (exact) or, with [`DedupeConfig::hash_keys`], as
 //! 128-bit XXH3 digests: 16 bytes a key whatever its length. Two distinct
@@ -11,7 +19,9 @@
 
 use std::io;
 use std::ops::Range;
+use std::sync::{Arc, RwLock};
 
+use hashbrown::hash_table::Entry;
 use hashbrown::HashTable;
 use xxhash_rust::xxh3::{xxh3_128, xxh3_64};
 
@@ -60,9 +70,13 @@ impl DedupeConfig {
 pub(crate) struct KeyBatch {
     pub(crate) text: Vec<u8>,
     pub(crate) keys: Vec<Range<usize>>,
-    /// XXH3-64 of each key (exact keys) or XXH3-128 (digests).
-    pub(crate) hashes: Vec<u64>,
+    /// The 32-bit tag of each key ([`tag_of`]; exact keys).
+    pub(crate) tags: Vec<u32>,
+    /// XXH3-128 of each key (digests).
     pub(crate) digests: Vec<u128>,
+    /// The id of each key when the worker found it in the table (a key of
+    /// an earlier chunk: a duplicate), else [`UNKNOWN`].
+    pub(crate) found: Vec<u32>,
     /// The original line or record of each key, in the chunk's data.
     pub(crate) spans: Vec<Range<usize>>,
     /// The identifier of each key (only when needed).
@@ -70,12 +84,20 @@ pub(crate) struct KeyBatch {
     pub(crate) ident_ranges: Vec<Range<usize>>,
 }
 
+/// A key the worker did not find in the table.
+pub(crate) const UNKNOWN: u32 = u32::MAX;
+
+/// Keys a worker looks up per hold of the table's read lock: short holds,
+/// so that the writer's inserts never wait long.
+const LOOKUP_BATCH: usize = 1024;
+
 impl KeyBatch {
     pub(crate) fn clear(&mut self) {
         self.text.clear();
         self.keys.clear();
-        self.hashes.clear();
+        self.tags.clear();
         self.digests.clear();
+        self.found.clear();
         self.spans.clear();
         self.idents.clear();
         self.ident_ranges.clear();
@@ -95,7 +117,7 @@ impl KeyBatch {
         if cfg.hash_keys {
             self.digests.push(xxh3_128(k));
         } else {
-            self.hashes.push(xxh3_64(k));
+            self.tags.push(tag_of(xxh3_64(k)));
         }
         self.spans.push(span);
         if let Some(i) = ident {
@@ -104,24 +126,217 @@ impl KeyBatch {
             self.ident_ranges.push(s..self.idents.len());
         }
     }
+
+    fn key(&self, i: usize) -> &[u8] {
+        &self.text[self.keys[i].clone()]
+    }
+
+    fn probe(&self, i: usize) -> Probe<'_> {
+        match self.digests.get(i) {
+            Some(&d) => Probe::Digest(d),
+            None => Probe::Text(self.tags[i], self.key(i)),
+        }
+    }
+
+    /// Looks every key up in the table of the keys of earlier chunks (run
+    /// by the worker, in parallel with the others): a key found there is a
+    /// duplicate, and the writer only has to count it. The rest are left
+    /// [`UNKNOWN`] for the writer, which sees the chunks in order. Returns
+    /// how many were found.
+    pub(crate) fn look_up(&mut self, store: &RwLock<KeyStore>) -> usize {
+        let n = self.keys.len();
+        self.found.clear();
+        self.found.reserve(n);
+        let mut hits = 0;
+        let mut i = 0;
+        while i < n {
+            let end = (i + LOOKUP_BATCH).min(n);
+            let s = store.read().unwrap_or_else(|e| e.into_inner());
+            if s.is_empty() {
+                // Nothing to find (the start of a run).
+                self.found.resize(n, UNKNOWN);
+                return hits;
+            }
+            for j in i..end {
+                let id = s.find(self.probe(j)).unwrap_or(UNKNOWN);
+                hits += usize::from(id != UNKNOWN);
+                self.found.push(id);
+            }
+            i = end;
+        }
+        hits
+    }
 }
 
-/// The table of keys seen so far and what the mode keeps about each.
+/// What a key is looked up by.
+#[derive(Clone, Copy)]
+enum Probe<'a> {
+    /// Exact keys: the tag and the text.
+    Text(u32, &'a [u8]),
+    /// `--hash-keys`: the 128-bit digest.
+    Digest(u128),
+}
+
+impl Probe<'_> {
+    fn tag(self) -> u32 {
+        match self {
+            Probe::Text(tag, _) => tag,
+            Probe::Digest(d) => (d >> 96) as u32,
+        }
+    }
+}
+
+/// The text of key `id`: it ends at `ends[id]` and starts where the one
+/// before ends.
+fn text_of<'a>(ends: &[u64], arena: &'a [u8], id: usize) -> &'a [u8] {
+    let start = if id == 0 { 0 } else { ends[id - 1] };
+    &arena[start as usize..ends[id] as usize]
+}
+
+/// Whether a table entry is the probed key: its tag first (no memory
+/// touched), then its digest or text.
+fn matcher<'a>(
+    p: Probe<'a>,
+    digests: &'a [u128],
+    ends: &'a [u64],
+    arena: &'a [u8],
+) -> impl Fn(&(u32, u32)) -> bool + 'a {
+    let tag = p.tag();
+    move |&(id, t)| {
+        t == tag
+            && match p {
+                Probe::Digest(d) => digests[id as usize] == d,
+                Probe::Text(_, key) => text_of(ends, arena, id as usize) == key,
+            }
+    }
+}
+
+/// The 32-bit tag of a key: the high half of its XXH3-64.
+fn tag_of(h: u64) -> u32 {
+    (h >> 32) as u32
+}
+
+/// The table's hash of an entry, made from its 32-bit tag alone: the table
+/// grows (rehashes) without touching the keys or an array of hashes (a
+/// cache miss per key). hashbrown takes the bucket from the low bits and
+/// the 7-bit control byte from the top bits: both halves are the tag, so
+/// they are independent up to 2^25 buckets, and past that the tag check
+/// still rejects nearly every false candidate before the key is compared.
+fn spread(tag: u32) -> u64 {
+    (u64::from(tag) << 32) | u64::from(tag)
+}
+
+/// The keys seen so far, in order of first appearance (a key's id is its
+/// rank): filled by the writer thread, in input order, and read by the
+/// workers ([`KeyBatch::look_up`]). Its size depends only on the distinct
+/// keys: nothing is reserved from the input size.
+#[derive(Debug)]
+pub(crate) struct KeyStore {
+    /// Whether the key text is kept (exact keys; with digests only when the
+    /// mode prints keys at the end).
+    keep_text: bool,
+    /// Key ids, each with its tag: a candidate whose tag differs is
+    /// rejected without touching the key text (a cache miss per probe on a
+    /// table of millions of keys).
+    table: HashTable<(u32, u32)>,
+    /// Digests: id -> digest.
+    digests: Vec<u128>,
+    /// Where each key's text ends in `arena` (it starts where the one
+    /// before ends).
+    ends: Vec<u64>,
+    arena: Vec<u8>,
+}
+
+impl KeyStore {
+    pub(crate) fn new(cfg: DedupeConfig) -> Self {
+        KeyStore {
+            keep_text: !cfg.hash_keys
+                || matches!(
+                    cfg.mode,
+                    DedupeMode::Count | DedupeMode::Groups | DedupeMode::KeepLast
+                ),
+            table: HashTable::new(),
+            digests: Vec::new(),
+            ends: Vec::new(),
+            arena: Vec::new(),
+        }
+    }
+
+    fn is_empty(&self) -> bool {
+        self.table.is_empty()
+    }
+
+    fn len(&self) -> usize {
+        self.table.len()
+    }
+
+    fn text(&self, id: usize) -> &[u8] {
+        text_of(&self.ends, &self.arena, id)
+    }
+
+    fn find(&self, p: Probe<'_>) -> Option<u32> {
+        let eq = matcher(p, &self.digests, &self.ends, &self.arena);
+        self.table.find(spread(p.tag()), eq).map(|e| e.0)
+    }
+
+    /// Looks a key up; inserts it when new (one probe for both). Returns
+    /// (id, new).
+    fn insert(&mut self, b: &KeyBatch, i: usize) -> io::Result<(usize, bool)> {
+        let p = b.probe(i);
+        let tag = p.tag();
+        let next = self.len();
+        let KeyStore {
+            table,
+            digests,
+            ends,
+            arena,
+            keep_text,
+        } = self;
+        let eq = matcher(p, digests, ends, arena);
+        match table.entry(spread(tag), eq, |&(_, t)| spread(t)) {
+            Entry::Occupied(e) => return Ok((e.get().0 as usize, false)),
+            Entry::Vacant(v) => {
+                let id = u32::try_from(next)
+                    .ok()
+                    .filter(|&id| id != UNKNOWN)
+                    .ok_or_else(too_many)?;
+                v.insert((id, tag));
+            }
+        }
+        if let Probe::Digest(d) = p {
+            digests.push(d);
+        }
+        if *keep_text {
+            arena.extend_from_slice(b.key(i));
+            ends.push(arena.len() as u64);
+        }
+        Ok((next, true))
+    }
+
+    /// Bytes in use: hashbrown writes one control byte per bucket and holds
+    /// an entry per bucket; the arrays count their length (growth slack of
+    /// up to 2x is not counted; untouched capacity is not resident).
+    fn memory(&self) -> u64 {
+        let buckets = (self.table.capacity() as u64 * 8 / 7).next_power_of_two();
+        let buckets = if self.table.capacity() == 0 {
+            0
+        } else {
+            buckets
+        };
+        buckets * (1 + std::mem::size_of::<(u32, u32)>() as u64)
+            + std::mem::size_of_val(&self.digests[..]) as u64
+            + std::mem::size_of_val(&self.ends[..]) as u64
+            + self.arena.len() as u64
+    }
+}
+
+/// What the writer keeps about each key, besides the shared [`KeyStore`].
 pub(crate) struct Dedupe {
     cfg: DedupeConfig,
     format: Format,
-    /// Key ids, each with the high 32 bits of its hash: a candidate whose
-    /// tag differs is rejected without touching the key text (a cache miss
-    /// per probe on a table of millions of keys).
-    table: HashTable<(u32, u32)>,
-    /// Exact keys: id -> range in `arena`, and hash (for rehashing).
-    key_ranges: Vec<(u64, u32)>,
-    key_hashes: Vec<u64>,
-    /// Digests: id -> digest.
-    digests: Vec<u128>,
-    /// Key text (exact keys; with digests only when the mode prints keys at
-    /// the end).
-    arena: Vec<u8>,
+    store: Arc<RwLock<KeyStore>>,
+    /// The writer's ids and new-flags of the current chunk.
+    resolved: Vec<(u32, bool)>,
     counts: Vec<u64>,
     /// KeepLast: the last record of each key and its position.
     last: Vec<(u64, Box<[u8]>, Box<str>)>,
@@ -136,39 +351,21 @@ pub(crate) struct Dedupe {
     pub(crate) duplicates: u64,
 }
 
-/// Input bytes per distinct key assumed when sizing the table: URLs are
-/// about 60 bytes long, and a frontier is mostly distinct.
-const BYTES_PER_KEY: u64 = 64;
-/// At most this many keys (and bytes of key text) are reserved up front.
-const MAX_RESERVED_KEYS: u64 = 1 << 26;
-const MAX_RESERVED_TEXT: u64 = 1 << 32;
-
 fn too_many() -> io::Error {
-    io::Error::other("more than 4294967295 distinct keys or members")
+    io::Error::other("more than 4294967294 distinct keys or members")
 }
 
 impl Dedupe {
-    /// A table for `input_bytes` of input, when known: the table and the
-    /// key arrays are sized for one key per [`BYTES_PER_KEY`] bytes up
-    /// front, so that they are not rehashed and copied while they grow
-    /// (a third of dedupe's time on a 100 MB frontier). Reserved but
-    /// untouched memory is not resident, so an over-estimate costs address
-    /// space, not RAM.
-    pub(crate) fn new(cfg: DedupeConfig, format: Format, input_bytes: Option<u64>) -> Self {
-        let keys = input_bytes.map_or(0, |b| (b / BYTES_PER_KEY).min(MAX_RESERVED_KEYS)) as usize;
-        let text = if cfg.hash_keys {
-            0
-        } else {
-            input_bytes.map_or(0, |b| b.min(MAX_RESERVED_TEXT)) as usize
-        };
+    /// The writer's side of a dedupe over `store` (which the workers
+    /// share). Nothing is sized from the input: memory grows with the
+    /// distinct keys only (a table of ids and tags, the key text or
+    /// digests), and growing costs no pass over the keys ([`spread`]).
+    pub(crate) fn new(cfg: DedupeConfig, format: Format, store: Arc<RwLock<KeyStore>>) -> Self {
         Dedupe {
             cfg,
             format,
-            table: HashTable::with_capacity(keys),
-            key_ranges: Vec::with_capacity(if cfg.hash_keys { 0 } else { keys }),
-            key_hashes: Vec::with_capacity(if cfg.hash_keys { 0 } else { keys }),
-            digests: Vec::with_capacity(if cfg.hash_keys { keys } else { 0 }),
-            arena: Vec::with_capacity(text),
+            store,
+            resolved: Vec::new(),
             counts: Vec::new(),
             last: Vec::new(),
             members: Vec::new(),
@@ -180,67 +377,6 @@ impl Dedupe {
             unique: 0,
             duplicates: 0,
         }
-    }
-
-    fn key_text(&self, id: usize) -> &[u8] {
-        let (off, len) = self.key_ranges[id];
-        &self.arena[off as usize..off as usize + len as usize]
-    }
-
-    /// Whether the mode prints key text at the end (then digests keep it too).
-    fn stores_text(&self) -> bool {
-        !self.cfg.hash_keys
-            || matches!(
-                self.cfg.mode,
-                DedupeMode::Count | DedupeMode::Groups | DedupeMode::KeepLast
-            )
-    }
-
-    /// Looks a key up; inserts it when new. Returns (id, new).
-    fn insert(&mut self, b: &KeyBatch, i: usize) -> io::Result<(usize, bool)> {
-        let key = &b.text[b.keys[i].clone()];
-        let next = self.unique as usize;
-        let (found, hash) = if self.cfg.hash_keys {
-            let d = b.digests[i];
-            let tag = (d >> 96) as u32;
-            let digests = &self.digests;
-            let eq = |&(id, t): &(u32, u32)| t == tag && digests[id as usize] == d;
-            (self.table.find(d as u64, eq).map(|e| e.0), d as u64)
-        } else {
-            let h = b.hashes[i];
-            let tag = (h >> 32) as u32;
-            let (ranges, arena) = (&self.key_ranges, &self.arena);
-            let eq = |&(id, t): &(u32, u32)| {
-                let (off, len) = ranges[id as usize];
-                t == tag && &arena[off as usize..off as usize + len as usize] == key
-            };
-            (self.table.find(h, eq).map(|e| e.0), h)
-        };
-        if let Some(id) = found {
-            return Ok((id as usize, false));
-        }
-        let id = u32::try_from(next).map_err(|_| too_many())?;
-        if self.cfg.hash_keys {
-            self.digests.push(b.digests[i]);
-            let digests = &self.digests;
-            let tag = (b.digests[i] >> 96) as u32;
-            self.table
-                .insert_unique(hash, (id, tag), |&(x, _)| digests[x as usize] as u64);
-        } else {
-            self.key_hashes.push(hash);
-            let hashes = &self.key_hashes;
-            self.table
-                .insert_unique(hash, (id, (hash >> 32) as u32), |&(x, _)| {
-                    hashes[x as usize]
-                });
-        }
-        if self.stores_text() {
-            self.key_ranges
-                .push((self.arena.len() as u64, key.len() as u32));
-            self.arena.extend_from_slice(key);
-        }
-        self.unique += 1;
-        Ok((next, true))
     }
 
     fn add_member(&mut self, group: usize, m: &[u8]) -> io::Result<()> {
@@ -265,6 +401,33 @@ impl Dedupe {
         Ok(())
     }
 
+    /// The id of every key of a chunk, and whether it is new: the ones the
+    /// worker found are duplicates; the others are looked up and inserted
+    /// here, in input order, under one hold of the write lock (taken only
+    /// when there are such keys).
+    fn resolve(&mut self, b: &KeyBatch) -> io::Result<()> {
+        self.resolved.clear();
+        let n = b.keys.len();
+        let found = |i: usize| b.found.get(i).copied().unwrap_or(UNKNOWN);
+        if (0..n).all(|i| found(i) != UNKNOWN) {
+            self.resolved.extend((0..n).map(|i| (found(i), false)));
+            return Ok(());
+        }
+        let mut store = self.store.write().unwrap_or_else(|e| e.into_inner());
+        for i in 0..n {
+            let r = match found(i) {
+                UNKNOWN => {
+                    let (id, new) = store.insert(b, i)?;
+                    (id as u32, new)
+                }
+                id => (id, false),
+            };
+            self.resolved.push(r);
+        }
+        self.unique = store.len() as u64;
+        Ok(())
+    }
+
     /// Processes the keys of one chunk, in order; writes what streams.
     pub(crate) fn chunk(
         &mut self,
@@ -275,8 +438,10 @@ impl Dedupe {
     ) -> io::Result<u64> {
         buf.clear();
         let mut written = 0;
+        self.resolve(b)?;
         for i in 0..b.keys.len() {
-            let (id, new) = self.insert(b, i)?;
+            let (id, new) = self.resolved[i];
+            let id = id as usize;
             self.position += 1;
             if !new {
                 self.duplicates += 1;
@@ -342,6 +507,8 @@ impl Dedupe {
     pub(crate) fn finish(&mut self, sink: &mut Sink) -> io::Result<u64> {
         let mut buf = Vec::with_capacity(1 << 16);
         let mut written = 0;
+        let store = self.store.clone();
+        let store = store.read().unwrap_or_else(|e| e.into_inner());
         let flush = |buf: &mut Vec<u8>, sink: &mut Sink| -> io::Result<()> {
             if buf.len() >= 1 << 16 {
                 sink.write_all(buf)?;
@@ -353,7 +520,7 @@ impl Dedupe {
             DedupeMode::KeepFirst | DedupeMode::KeyOnly => {}
             DedupeMode::Count => {
                 for id in 0..self.counts.len() {
-                    let key = self.key_text(id);
+                    let key = store.text(id);
                     match self.format {
                         Format::Text => {
                             buf.extend_from_slice(key);
@@ -377,7 +544,7 @@ impl Dedupe {
                 order.sort_unstable_by_key(|&id| self.last[id].0);
                 for id in order {
                     let (_, raw, ident) = &self.last[id];
-                    let key = self.key_text(id);
+                    let key = store.text(id);
                     let ident = (!ident.is_empty()).then_some(ident.as_bytes());
                     self.write_kept(&mut buf, raw, key, ident);
                     written += 1;
@@ -386,7 +553,7 @@ impl Dedupe {
             }
             DedupeMode::Groups => {
                 for id in 0..self.group_members.len() {
-                    let key = self.key_text(id);
+                    let key = store.text(id);
                     let members = self.group_members[id].iter().map(|&m| {
                         let (off, len) = self.members[m as usize];
                         &self.member_arena[off as usize..off as usize + len as usize]
@@ -420,8 +587,10 @@ impl Dedupe {
     }
 
     /// Estimated bytes in use by the table and what it keeps: what has
-    /// been written (space reserved up front but never touched is not
-    /// resident, so it is not counted).
+    /// been written (growth slack, never touched, is not resident, so it is
+    /// not counted). It depends only on the distinct keys (and, for
+    /// `--groups`, the distinct members; for `--keep last`, the last
+    /// records), never on the input size.
     pub(crate) fn memory(&self) -> u64 {
         fn cap<T>(v: &[T]) -> u64 {
             std::mem::size_of_val(v) as u64
@@ -441,11 +610,8 @@ impl Dedupe {
             .iter()
             .map(|g| cap(g) + std::mem::size_of::<Vec<u32>>() as u64)
             .sum();
-        table(&self.table)
-            + cap(&self.key_ranges)
-            + cap(&self.key_hashes)
-            + cap(&self.digests)
-            + cap(&self.arena)
+        let store = self.store.read().unwrap_or_else(|e| e.into_inner());
+        store.memory()
             + cap(&self.counts)
             + cap(&self.last)
             + last

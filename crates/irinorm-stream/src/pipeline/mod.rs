@@ -31,7 +31,7 @@ use rejects::RejectReporter;
 use std::io;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, RwLock};
 use std::time::Instant;
 use worker::worker;
 use writer::Writer;
@@ -39,7 +39,7 @@ use writer::Writer;
 use crossbeam_channel::{bounded, unbounded};
 
 use crate::decode::InputEncoding;
-use crate::dedupe::{Dedupe, DedupeConfig, KeyBatch};
+use crate::dedupe::{Dedupe, DedupeConfig, KeyBatch, KeyStore};
 use crate::failure::Reject;
 use crate::input::{Input, Inputs};
 use crate::op::{Format, Op};
@@ -213,6 +213,9 @@ struct Shared<'a> {
     strict: bool,
     needs_ident: bool,
     max_len: usize,
+    /// Dedupe: the table of the keys of earlier chunks, which workers look
+    /// their keys up in.
+    store: Option<Arc<RwLock<KeyStore>>>,
 }
 
 /// Runs `task` over `inputs`, writing to `sink` (which the caller
@@ -228,12 +231,8 @@ pub fn run(inputs: Inputs, cfg: &Config, task: Task<'_>, sink: &mut Sink) -> io:
         ));
     }
     inputs.check()?;
-    let inputs_size = match task {
-        Task::Dedupe(..) => inputs.total_size(),
-        Task::Map(_) => None,
-    };
     let total = if cfg.progress {
-        inputs_size.or_else(|| inputs.total_size())
+        inputs.total_size()
     } else {
         None
     };
@@ -274,8 +273,13 @@ pub fn run(inputs: Inputs, cfg: &Config, task: Task<'_>, sink: &mut Sink) -> io:
             .spawn(move || rd.run(inputs))?
     };
 
+    let store = match task {
+        Task::Dedupe(_, d) => Some(Arc::new(RwLock::new(KeyStore::new(d)))),
+        Task::Map(_) => None,
+    };
     let shared = Shared {
         task,
+        store: store.clone(),
         records: cfg.records.clone(),
         format: cfg.format,
         encoding: cfg.encoding,
@@ -292,7 +296,7 @@ pub fn run(inputs: Inputs, cfg: &Config, task: Task<'_>, sink: &mut Sink) -> io:
         ..Summary::default()
     };
     let mut dedupe = match task {
-        Task::Dedupe(_, d) => Some(Dedupe::new(d, cfg.format, inputs_size)),
+        Task::Dedupe(_, d) => store.clone().map(|st| Dedupe::new(d, cfg.format, st)),
         Task::Map(_) => None,
     };
 
@@ -609,6 +613,118 @@ mod tests {
         assert!(e.to_string().contains("header"), "{e}");
     }
 
+    /// A dedupe key that folds ASCII case (lines differ, keys repeat);
+    /// rejects inputs holding a space.
+    struct Fold;
+    impl Op for Fold {
+        fn apply(&self, input: &str, out: &mut String) -> Result<(), Failure> {
+            if let Some(p) = input.find(' ') {
+                return Err(Failure::new("space", p, "a space"));
+            }
+            out.push_str(&input.to_ascii_lowercase());
+            Ok(())
+        }
+    }
+
+    const MODES: [crate::DedupeMode; 5] = [
+        crate::DedupeMode::KeepFirst,
+        crate::DedupeMode::KeepLast,
+        crate::DedupeMode::Count,
+        crate::DedupeMode::Groups,
+        crate::DedupeMode::KeyOnly,
+    ];
+
+    /// What dedupe must write, computed the plain way: a list of keys in
+    /// order of first appearance, searched linearly.
+    fn dedupe_model(lines: &[&str], mode: crate::DedupeMode) -> String {
+        use crate::DedupeMode as M;
+        // (key, count, first line, last line, last position, members)
+        let mut keys: Vec<(String, u64, String, String, usize, Vec<String>)> = Vec::new();
+        for (pos, l) in lines.iter().enumerate() {
+            if l.contains(' ') {
+                continue;
+            }
+            let k = l.to_ascii_lowercase();
+            match keys.iter_mut().find(|e| e.0 == k) {
+                Some(e) => {
+                    e.1 += 1;
+                    e.3 = l.to_string();
+                    e.4 = pos;
+                    if !e.5.iter().any(|m| m == l) {
+                        e.5.push(l.to_string());
+                    }
+                }
+                None => keys.push((k, 1, l.to_string(), l.to_string(), pos, vec![l.to_string()])),
+            }
+        }
+        let mut out = String::new();
+        match mode {
+            M::KeepFirst => keys
+                .iter()
+                .for_each(|e| out.push_str(&format!("{}\n", e.2))),
+            M::KeyOnly => keys
+                .iter()
+                .for_each(|e| out.push_str(&format!("{}\n", e.0))),
+            M::Count => keys
+                .iter()
+                .for_each(|e| out.push_str(&format!("{}\t{}\n", e.0, e.1))),
+            M::KeepLast => {
+                keys.sort_by_key(|e| e.4);
+                keys.iter()
+                    .for_each(|e| out.push_str(&format!("{}\n", e.3)));
+            }
+            M::Groups => {
+                for e in &keys {
+                    out.push_str(&format!("{}\n", e.0));
+                    e.5.iter().for_each(|m| out.push_str(&format!("\t{m}\n")));
+                }
+            }
+        }
+        out
+    }
+
+    #[test]
+    fn dedupe_memory_depends_on_the_distinct_keys_not_the_input_size() {
+        // 20,000 distinct keys, then the same keys in 3 and 10 copies (in
+        // other spellings too): the memory the run reports for its keys is
+        // the same, byte for byte, whatever the input size, the threads and
+        // the chunks. (It used to be sized from the input size.)
+        let n = 20_000;
+        let distinct: String = (0..n)
+            .map(|i| format!("http://h{}.example/p/{i}?q={}\n", i % 97, i * 7))
+            .collect();
+        let upper = distinct.to_ascii_uppercase();
+        for hash_keys in [false, true] {
+            for mode in [crate::DedupeMode::KeepFirst, crate::DedupeMode::Count] {
+                let d = DedupeConfig { mode, hash_keys };
+                let mut first = None;
+                for (copies, threads, chunk_size) in
+                    [(1, 1, 1 << 20), (3, 2, 4096), (10, 3, 1 << 16)]
+                {
+                    let input = format!("{}{}", distinct.repeat(copies), upper);
+                    let cfg = Config {
+                        threads,
+                        chunk_size,
+                        show_rejects: 0,
+                        ..Config::default()
+                    };
+                    let (_, s) = go(input.as_bytes(), &cfg, Task::Dedupe(&Fold, d));
+                    assert_eq!(s.unique, Some(n as u64));
+                    assert_eq!(s.duplicates, copies as u64 * n as u64);
+                    let m = s.key_memory.unwrap();
+                    // Per key: its text (about 40 bytes) or digest (16), its
+                    // end offset (8), a count (8), and at most 2 x 8/7
+                    // table slots of 9 bytes (the table doubles).
+                    assert!(m < n as u64 * 100, "{m} bytes for {n} keys");
+                    match first {
+                        None => first = Some(m),
+                        Some(f) => assert_eq!(m, f, "{copies} copies, {mode:?}, {hash_keys}"),
+                    }
+                }
+            }
+        }
+    }
+
     proptest::proptest! {
         #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
 
@@ -702,6 +818,39 @@ mod tests {
             proptest::prop_assert_eq!(s.written, s.read - s.rejected);
             let lines: Vec<String> = rej.iter().map(|r| r.0.clone()).collect();
             proptest::prop_assert_eq!(lines, bad);
+        }
+
+        /// Dedupe writes the same bytes whatever the threads and the
+        /// chunking (workers look keys up in the table while the writer
+        /// fills it), the same as a plain model, and accounts for every
+        /// line: read = unique + duplicates + rejected.
+        #[test]
+        fn dedupe_is_the_same_whatever_the_threads_and_chunks(
+            lines in proptest::collection::vec("[aAbB ]{0,3}", 0..60),
+            chunk_size in 1usize..48,
+            threads in 2usize..5,
+            hash_keys in proptest::bool::ANY,
+            mode in 0usize..5,
+        ) {
+            let mut input = lines.join("\n");
+            if !lines.is_empty() {
+                input.push('\n');
+            }
+            let d = DedupeConfig { mode: MODES[mode], hash_keys };
+            let one = Config { threads: 1, show_rejects: 0, ..Config::default() };
+            let many = Config { threads, chunk_size, show_rejects: 0, ..Config::default() };
+            let (a, sa) = go(input.as_bytes(), &one, Task::Dedupe(&Fold, d));
+            let (b, sb) = go(input.as_bytes(), &many, Task::Dedupe(&Fold, d));
+            let model: Vec<&str> = if lines.is_empty() {
+                Vec::new()
+            } else {
+                input.strip_suffix('\n').unwrap().split('\n').collect()
+            };
+            proptest::prop_assert_eq!(&a, &dedupe_model(&model, MODES[mode]));
+            proptest::prop_assert_eq!(&a, &b);
+            proptest::prop_assert_eq!((sa.unique, sa.duplicates, sa.rejected), (sb.unique, sb.duplicates, sb.rejected));
+            proptest::prop_assert_eq!(sb.read, sb.unique.unwrap() + sb.duplicates + sb.rejected);
+            proptest::prop_assert_eq!(sb.read, model.len() as u64);
         }
     }
 }
