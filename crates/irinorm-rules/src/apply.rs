@@ -19,7 +19,7 @@ use irinorm::{split_trusted, Meta};
 
 use crate::config::Config;
 use crate::glob::{self, NameIndex};
-use crate::host_rules::{HostIndex, Note, Parts};
+use crate::host_rules::{Comps, HostIndex, Note};
 use crate::rule::{RuleName, RuleSet};
 
 /// A rule that fired, with the component it changed (for `explain`).
@@ -839,43 +839,30 @@ fn remove_empty_query(u: &mut Url<'_>, _: &Env<'_>) -> bool {
 
 fn host_rules(u: &mut Url<'_>, env: &Env<'_>) -> bool {
     let ix = &env.names.host_rules;
-    let Some(h) = u.name_host() else {
-        return false;
-    };
-    if !u.web_path() || !ix.has_host(h) {
+    if u.name_host().is_none() || !u.web_path() {
         return false;
     }
-    let mut scheme = u.scheme.as_deref().unwrap_or_default().to_owned();
-    let mut host = h.to_owned();
-    let mut port = u.port.as_deref().map(str::to_owned);
-    let mut path = u.path.to_string();
-    let mut query = u.query.as_deref().map(str::to_owned);
-    let mut parts = Parts {
-        scheme: &mut scheme,
-        host: &mut host,
-        port: &mut port,
-        path: &mut path,
-        query: &mut query,
+    // The components are rewritten in place (borrowed until a rule changes
+    // one); the host's rules are found by the lookup in `apply`.
+    let (Some(scheme), Some(host)) = (u.scheme.as_mut(), u.host.as_mut()) else {
+        return false;
+    };
+    let mut parts = Comps {
+        scheme,
+        host,
+        port: &mut u.port,
+        path: &mut u.path,
+        query: &mut u.query,
     };
     let mut notes = env.notes.as_ref().map(|n| n.borrow_mut());
-    if !ix.apply(&mut parts, notes.as_deref_mut()) {
-        return false;
-    }
-    if u.host.as_deref() != Some(host.as_str()) {
-        u.host_kind = if parse_ipv4(host.as_bytes()).is_some() {
-            HostKind::Ipv4
-        } else {
-            HostKind::RegName
+    let changed = ix.apply(&mut parts, notes.as_deref_mut());
+    if changed.host {
+        u.host_kind = match u.host.as_deref() {
+            Some(h) if parse_ipv4(h.as_bytes()).is_some() => HostKind::Ipv4,
+            _ => HostKind::RegName,
         };
-        u.host = Some(Cow::Owned(host));
     }
-    if u.scheme.as_deref() != Some(scheme.as_str()) {
-        u.scheme = Some(Cow::Owned(scheme));
-    }
-    u.port = port.map(Cow::Owned);
-    u.path = Cow::Owned(path);
-    u.query = query.map(Cow::Owned);
-    true
+    changed.any
 }
 
 // ---- fragment -----------------------------------------------------------
