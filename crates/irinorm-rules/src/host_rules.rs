@@ -14,7 +14,9 @@
 //! lookup per label.
 
 use std::borrow::Cow;
-use std::collections::HashMap;
+
+use memchr::memmem;
+use rustc_hash::FxHashMap;
 
 use serde::{Deserialize, Serialize};
 
@@ -325,8 +327,13 @@ pub fn to_toml(rules: &[HostRule]) -> String {
 #[derive(Clone, Debug, Default)]
 pub(crate) struct HostIndex {
     rules: Vec<HostRule>,
-    exact: HashMap<String, Vec<u32>>,
-    suffix: HashMap<String, Vec<u32>>,
+    // FxHash: one multiply per 8 bytes of host, where SipHash cost a
+    // tenth of the whole rewrite; the keys come from the settings file, and
+    // input hosts are only looked up, so no input can grow a bucket.
+    exact: FxHashMap<String, Vec<u32>>,
+    suffix: FxHashMap<String, Vec<u32>>,
+    /// For each substitution, its `from` compiled once (memchr's memmem).
+    finders: Vec<Option<memmem::Finder<'static>>>,
 }
 
 impl HostIndex {
@@ -336,6 +343,15 @@ impl HostIndex {
         order.sort_by_key(|&i| rules[i as usize].kind.rank());
         let mut ix = HostIndex {
             rules: rules.to_vec(),
+            finders: rules
+                .iter()
+                .map(|r| match &r.kind {
+                    HostRuleKind::Substitute { from, .. } => {
+                        Some(memmem::Finder::new(from.as_bytes()).into_owned())
+                    }
+                    _ => None,
+                })
+                .collect(),
             ..HostIndex::default()
         };
         for i in order {
@@ -439,38 +455,101 @@ impl HostIndex {
     /// reorders, so this ends; bounded anyway). The host's rules are looked
     /// up once, and again only after a host alias. With `notes`, what
     /// fired, with the URL before and after.
-    pub(crate) fn apply(
-        &self,
-        p: &mut Comps<'_, '_>,
+    pub(crate) fn apply<'x>(
+        &'x self,
+        p: &mut Comps<'_, 'x>,
         mut notes: Option<&mut Vec<Note>>,
     ) -> Changed {
         let mut changed = Changed::default();
         let mut ids = self.for_host(p.host);
+        // Which rules a later round must look at again: a rule is a
+        // function of the components it reads, so when none of them
+        // changed since it last looked (it said no, or fired and is
+        // idempotent), it would say no again. `last[c]` is the clock of
+        // component `c`'s last change, `seen[k]` the clock when rule `k`
+        // last looked; a host with more rules than `seen` holds looks at
+        // every rule every round, as the first implementation did.
+        let mut clock = 1u32;
+        let mut last = [1u32; 4];
+        let mut seen = [0u32; 64];
         for _ in 0..16 {
             if ids.is_empty() {
                 break;
             }
+            let skip = ids.len() <= seen.len();
             let mut round = false;
             let mut aliased = false;
-            for r in ids.iter().map(|&i| &self.rules[i as usize]) {
-                if !p.path.starts_with(r.path.as_str()) {
+            let mut k = 0;
+            while k < ids.len() {
+                let at = k;
+                let r = &self.rules[ids[k] as usize];
+                k += 1;
+                // The ignored and default parameters of the host (one run
+                // of the fixed order) are looked at together.
+                let batch = notes.is_none() && is_param_rule(&r.kind);
+                while batch && k < ids.len() && is_param_rule(&self.rules[ids[k] as usize].kind) {
+                    k += 1;
+                }
+                let group = &ids[at..k];
+                let prefixed = group.iter().any(|&i| self.rules[i as usize].path != "/");
+                if skip
+                    && reads(&r.kind, prefixed)
+                        .iter()
+                        .all(|&c| last[c] <= seen[at])
+                {
                     continue;
                 }
-                let before = notes.as_ref().map(|_| recompose(p));
-                if !apply_one(r, p) {
+                let fired = if batch {
+                    // One pass over the query: each parameter goes when
+                    // some rule of the run whose path prefix holds takes
+                    // it, as if they ran in turn.
+                    let run = group;
+                    let path: &str = p.path;
+                    filter_query(p.query, |x| {
+                        let (n, v) = x.split_once('=').unwrap_or((x, ""));
+                        !run.iter().any(|&i| {
+                            let r = &self.rules[i as usize];
+                            path.starts_with(r.path.as_str())
+                                && match &r.kind {
+                                    HostRuleKind::IgnoreParam { name } => n == name,
+                                    HostRuleKind::DefaultParam { name, value } => {
+                                        n == name && v == value
+                                    }
+                                    _ => false,
+                                }
+                        })
+                    })
+                } else if !p.path.starts_with(r.path.as_str()) {
+                    false
+                } else {
+                    let before = notes.as_ref().map(|_| recompose(p));
+                    let fired = apply_one(r, self.finders[ids[at] as usize].as_ref(), p);
+                    if let (true, Some(n), Some(b)) = (fired, notes.as_deref_mut(), before) {
+                        let mut what = r.kind.describe();
+                        if r.host != **p.host || r.path != "/" {
+                            what = format!("{what} (host {}, path {})", r.host, r.path);
+                        }
+                        n.push((what, r.learned, b, recompose(p)));
+                    }
+                    fired
+                };
+                if fired {
+                    clock += 1;
+                    for c in writes(&r.kind) {
+                        last[*c] = clock;
+                    }
+                }
+                // A substitution may find new occurrences in its own
+                // output; the other rules are idempotent.
+                let own = fired && matches!(r.kind, HostRuleKind::Substitute { .. });
+                seen[at.min(seen.len() - 1)] = if own { clock - 1 } else { clock };
+                if !fired {
                     continue;
                 }
                 round = true;
-                if let (Some(n), Some(b)) = (notes.as_deref_mut(), before) {
-                    let mut what = r.kind.describe();
-                    if r.host != **p.host || r.path != "/" {
-                        what = format!("{what} (host {}, path {})", r.host, r.path);
-                    }
-                    n.push((what, r.learned, b, recompose(p)));
-                }
                 if matches!(r.kind, HostRuleKind::AliasHost { .. }) {
                     // The canonical host has rules of its own: the next
-                    // round runs them.
+                    // round runs them, every one.
                     aliased = true;
                     changed.host = true;
                     break;
@@ -482,10 +561,73 @@ impl HostIndex {
             }
             if aliased {
                 ids = self.for_host(p.host);
+                seen = [0u32; 64];
+                clock += 1;
+                last = [clock; 4];
             }
         }
         changed
     }
+}
+
+/// Components, for [`reads`] and [`writes`].
+const SCHEME: usize = 0;
+const HOST: usize = 1;
+const PATH: usize = 2;
+const QUERY: usize = 3;
+
+/// What a rule looks at: its components, and the path when it has a path
+/// prefix.
+fn reads(k: &HostRuleKind, prefix: bool) -> &'static [usize] {
+    match (k, prefix) {
+        (HostRuleKind::AliasScheme { .. }, false) => &[SCHEME],
+        (HostRuleKind::AliasScheme { .. }, true) => &[SCHEME, PATH],
+        (HostRuleKind::AliasHost { .. }, false) => &[HOST],
+        (HostRuleKind::AliasHost { .. }, true) => &[HOST, PATH],
+        (
+            HostRuleKind::IgnoreParam { .. }
+            | HostRuleKind::DefaultParam { .. }
+            | HostRuleKind::SortQuery,
+            false,
+        ) => &[QUERY],
+        (HostRuleKind::Substitute { .. }, _)
+        | (
+            HostRuleKind::IgnoreParam { .. }
+            | HostRuleKind::DefaultParam { .. }
+            | HostRuleKind::SortQuery,
+            true,
+        ) => &[PATH, QUERY],
+        (
+            HostRuleKind::LowercasePath
+            | HostRuleKind::DirectoryIndex { .. }
+            | HostRuleKind::RemoveTrailingSlash
+            | HostRuleKind::AddTrailingSlash,
+            _,
+        ) => &[PATH],
+    }
+}
+
+/// What a rule changes when it fires (the port goes with the scheme).
+fn writes(k: &HostRuleKind) -> &'static [usize] {
+    match k {
+        HostRuleKind::AliasScheme { .. } => &[SCHEME],
+        HostRuleKind::AliasHost { .. } => &[HOST],
+        HostRuleKind::IgnoreParam { .. }
+        | HostRuleKind::DefaultParam { .. }
+        | HostRuleKind::SortQuery => &[QUERY],
+        HostRuleKind::Substitute { .. } => &[PATH, QUERY],
+        HostRuleKind::LowercasePath
+        | HostRuleKind::DirectoryIndex { .. }
+        | HostRuleKind::RemoveTrailingSlash
+        | HostRuleKind::AddTrailingSlash => &[PATH],
+    }
+}
+
+fn is_param_rule(k: &HostRuleKind) -> bool {
+    matches!(
+        k,
+        HostRuleKind::IgnoreParam { .. } | HostRuleKind::DefaultParam { .. }
+    )
 }
 
 /// The `&`-separated parameters of a query and their names (the bytes
@@ -495,22 +637,59 @@ fn param_name(p: &str) -> &str {
 }
 
 /// Keeps the parameters of `q` that `keep` accepts: nothing is built when
-/// all are kept (the common case); no query at all when none is.
+/// all are kept (the common case) or when the kept ones are one run of the
+/// query (a session or tracking parameter at the end: the query is cut);
+/// no query at all when none is.
 fn filter_query(q: &mut Option<Cow<'_, str>>, keep: impl Fn(&str) -> bool) -> bool {
     let Some(s) = q.as_deref() else { return false };
     if s.is_empty() || s.split('&').all(&keep) {
         return false;
     }
+    // The byte range of each kept parameter; one run when they follow
+    // each other.
+    let mut run: Option<(usize, usize)> = None;
+    let mut contiguous = true;
+    let mut at = 0;
+    for x in s.split('&') {
+        let end = at + x.len();
+        if keep(x) {
+            run = match run {
+                None => Some((at, end)),
+                Some((a, b)) => {
+                    contiguous &= b + 1 == at;
+                    Some((a, end))
+                }
+            };
+        } else if run.is_some() {
+            // A removed parameter after a kept one: a later kept one is
+            // not contiguous with the run.
+            contiguous &= true;
+        }
+        at = end + 1;
+    }
+    let Some((a, b)) = run else {
+        *q = None;
+        return true;
+    };
+    if contiguous {
+        let q = q.as_mut().expect("a query");
+        match q {
+            Cow::Borrowed(t) => *t = &t[a..b],
+            Cow::Owned(t) => {
+                t.truncate(b);
+                t.drain(..a);
+            }
+        }
+        return true;
+    }
     let mut kept = String::with_capacity(s.len());
-    let mut n = 0usize;
-    for x in s.split('&').filter(|x| keep(x)) {
+    for (n, x) in s.split('&').filter(|x| keep(x)).enumerate() {
         if n > 0 {
             kept.push('&');
         }
         kept.push_str(x);
-        n += 1;
     }
-    *q = (n > 0).then_some(Cow::Owned(kept));
+    *q = Some(Cow::Owned(kept));
     true
 }
 
@@ -535,8 +714,17 @@ fn has_upper_outside_triplets(s: &str) -> bool {
 
 /// Whether `path?query` contains `from` (only a `from` with a `?` can
 /// span both, and only there): nothing is built.
-fn contains_whole(path: &str, query: Option<&str>, from: &str) -> bool {
-    if path.contains(from) || query.is_some_and(|q| q.contains(from)) {
+fn contains_whole(
+    path: &str,
+    query: Option<&str>,
+    from: &str,
+    finder: Option<&memmem::Finder<'_>>,
+) -> bool {
+    let found = |h: &str| match finder {
+        Some(f) => f.find(h.as_bytes()).is_some(),
+        None => h.contains(from),
+    };
+    if found(path) || query.is_some_and(found) {
         return true;
     }
     let Some(q) = query.filter(|_| from.contains('?')) else {
@@ -553,7 +741,11 @@ fn contains_whole(path: &str, query: Option<&str>, from: &str) -> bool {
     })
 }
 
-fn apply_one(r: &HostRule, p: &mut Comps<'_, '_>) -> bool {
+fn apply_one<'x>(
+    r: &'x HostRule,
+    finder: Option<&memmem::Finder<'_>>,
+    p: &mut Comps<'_, 'x>,
+) -> bool {
     match &r.kind {
         HostRuleKind::AliasScheme { to } => {
             if **p.scheme == **to {
@@ -563,14 +755,14 @@ fn apply_one(r: &HostRule, p: &mut Comps<'_, '_>) -> bool {
             if matches!(p.port.as_deref(), Some("80" | "443")) {
                 *p.port = None;
             }
-            *p.scheme = Cow::Owned(to.clone());
+            *p.scheme = Cow::Borrowed(to);
             true
         }
         HostRuleKind::AliasHost { to } => {
             if **p.host == **to {
                 return false;
             }
-            *p.host = Cow::Owned(to.clone());
+            *p.host = Cow::Borrowed(to);
             true
         }
         HostRuleKind::LowercasePath => {
@@ -583,8 +775,34 @@ fn apply_one(r: &HostRule, p: &mut Comps<'_, '_>) -> bool {
         HostRuleKind::Substitute { from, to } => {
             // Most URLs do not contain `from`: find out without building
             // `path?query`.
-            if !contains_whole(p.path, p.query.as_deref(), from) {
+            if !contains_whole(p.path, p.query.as_deref(), from, finder) {
                 return false;
+            }
+            if !from.contains('?') && !to.contains('?') {
+                // No occurrence spans the `?` and none makes one: each
+                // component on its own (as replacing in `path?query`).
+                let in_path = match finder {
+                    Some(f) => f.find(p.path.as_bytes()).is_some(),
+                    None => p.path.contains(from.as_str()),
+                };
+                let path = if in_path {
+                    p.path.replace(from.as_str(), to)
+                } else {
+                    String::new()
+                };
+                let new_path: &str = if in_path { &path } else { p.path };
+                if !new_path.starts_with('/') || has_dot_segment(new_path) {
+                    return false;
+                }
+                if let Some(q) = p.query.as_mut() {
+                    if q.contains(from.as_str()) {
+                        *q = Cow::Owned(q.replace(from.as_str(), to));
+                    }
+                }
+                if in_path {
+                    *p.path = Cow::Owned(path);
+                }
+                return true;
             }
             let mut whole =
                 String::with_capacity(p.path.len() + p.query.as_ref().map_or(0, |q| q.len() + 1));
