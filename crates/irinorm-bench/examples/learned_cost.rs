@@ -1,8 +1,8 @@
 //! What applying a learned rules file costs beyond the `crawler` preset,
 //! for counting instructions (`perf stat -e instructions:u`, or
 //! callgrind) rather than timing on a shared machine: `learned_cost MODE
-//! REPS` learns rules from epoch 1 of the simulated crawl, then normalizes
-//! the URLs of epoch 2 REPS times with `crawler` (MODE `crawler`) or with
+//! REPS` learns rules from epoch 0 of the simulated crawl, then normalizes
+//! the URLs of epoch 1 REPS times with `crawler` (MODE `crawler`) or with
 //! `crawler` and the rules (MODE `learned`); only that loop is counted. BENCHMARKS.md ("Learned rules") has the figures.
 
 use irinorm::ladder::{Normalizer, Options};
@@ -13,9 +13,9 @@ fn main() {
     let args: Vec<String> = std::env::args().collect();
     let mode = args.get(1).map_or("learned", String::as_str);
     let reps: usize = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(10);
-    let train = sim::crawl(1, 200, 60, 1);
+    let train = sim::crawl(1, 200, 60, 0);
     let rules = learn(train.iter().map(|s| s.row.clone()), &Default::default()).rules;
-    let urls: Vec<String> = sim::crawl(1, 200, 60, 2)
+    let urls: Vec<String> = sim::crawl(1, 200, 60, 1)
         .into_iter()
         .map(|s| s.row.url)
         .collect();
