@@ -334,6 +334,9 @@ pub(crate) struct HostIndex {
     suffix: FxHashMap<String, Vec<u32>>,
     /// For each substitution, its `from` compiled once (memchr's memmem).
     finders: Vec<Option<memmem::Finder<'static>>>,
+    /// For each rule, whether it has a path prefix (other than `/`, which
+    /// every path of a URL with a host has).
+    prefixed: Vec<bool>,
 }
 
 impl HostIndex {
@@ -352,6 +355,7 @@ impl HostIndex {
                     _ => None,
                 })
                 .collect(),
+            prefixed: rules.iter().map(|r| r.path != "/").collect(),
             ..HostIndex::default()
         };
         for i in order {
@@ -491,7 +495,7 @@ impl HostIndex {
                     k += 1;
                 }
                 let group = &ids[at..k];
-                let prefixed = group.iter().any(|&i| self.rules[i as usize].path != "/");
+                let prefixed = group.iter().any(|&i| self.prefixed[i as usize]);
                 if skip
                     && reads(&r.kind, prefixed)
                         .iter()
@@ -509,7 +513,7 @@ impl HostIndex {
                         let (n, v) = x.split_once('=').unwrap_or((x, ""));
                         !run.iter().any(|&i| {
                             let r = &self.rules[i as usize];
-                            path.starts_with(r.path.as_str())
+                            (!self.prefixed[i as usize] || path.starts_with(r.path.as_str()))
                                 && match &r.kind {
                                     HostRuleKind::IgnoreParam { name } => n == name,
                                     HostRuleKind::DefaultParam { name, value } => {
@@ -519,7 +523,7 @@ impl HostIndex {
                                 }
                         })
                     })
-                } else if !p.path.starts_with(r.path.as_str()) {
+                } else if self.prefixed[ids[at] as usize] && !p.path.starts_with(r.path.as_str()) {
                     false
                 } else {
                     let before = notes.as_ref().map(|_| recompose(p));
@@ -693,8 +697,32 @@ fn filter_query(q: &mut Option<Cow<'_, str>>, keep: impl Fn(&str) -> bool) -> bo
     true
 }
 
+/// A `.` or `..` segment (`/./`, `/../`, or at either end).
 fn has_dot_segment(path: &str) -> bool {
-    path.split('/').any(|s| s == "." || s == "..")
+    let b = path.as_bytes();
+    memchr::memchr_iter(b'.', b).any(|i| {
+        let start = i == 0 || b[i - 1] == b'/';
+        let end = |j: usize| j == b.len() || b[j] == b'/';
+        start && (end(i + 1) || (b.get(i + 1) == Some(&b'.') && end(i + 2)))
+    })
+}
+
+/// `s` with every occurrence of `from` (found by `f`, left to right, not
+/// overlapping) replaced by `to`: [`str::replace`] without building a
+/// searcher each time.
+fn replace_all(s: &str, f: Option<&memmem::Finder<'_>>, from: &str, to: &str) -> String {
+    let Some(f) = f else {
+        return s.replace(from, to);
+    };
+    let mut out = String::with_capacity(s.len());
+    let mut last = 0;
+    for i in f.find_iter(s.as_bytes()) {
+        out.push_str(&s[last..i]);
+        out.push_str(to);
+        last = i + from.len();
+    }
+    out.push_str(&s[last..]);
+    out
 }
 
 /// Whether [`irinorm::pct::lowercase_outside_triplets`] would change `s`:
@@ -786,7 +814,7 @@ fn apply_one<'x>(
                     None => p.path.contains(from.as_str()),
                 };
                 let path = if in_path {
-                    p.path.replace(from.as_str(), to)
+                    replace_all(p.path, finder, from, to)
                 } else {
                     String::new()
                 };
@@ -795,8 +823,12 @@ fn apply_one<'x>(
                     return false;
                 }
                 if let Some(q) = p.query.as_mut() {
-                    if q.contains(from.as_str()) {
-                        *q = Cow::Owned(q.replace(from.as_str(), to));
+                    let in_query = match finder {
+                        Some(f) => f.find(q.as_bytes()).is_some(),
+                        None => q.contains(from.as_str()),
+                    };
+                    if in_query {
+                        *q = Cow::Owned(replace_all(q, finder, from, to));
                     }
                 }
                 if in_path {
@@ -1021,6 +1053,31 @@ mod tests {
             .map(|f| f.into_rule().unwrap())
             .collect();
         assert_eq!(back, rules);
+    }
+
+    #[test]
+    fn dot_segments() {
+        for (p, dot) in [
+            ("/a/./b", true),
+            ("/a/../b", true),
+            ("/a/.", true),
+            ("/a/..", true),
+            ("/.", true),
+            ("/a.b/c.", false),
+            ("/.a/..b/...", false),
+            ("/a/b", false),
+        ] {
+            assert_eq!(has_dot_segment(p), dot, "{p}");
+            assert_eq!(
+                has_dot_segment(p),
+                p.split('/').any(|s| s == "." || s == "..")
+            );
+        }
+        let f = memmem::Finder::new("bb");
+        assert_eq!(
+            replace_all("abbbbbc", Some(&f), "bb", "b"),
+            "abbbbbc".replace("bb", "b")
+        );
     }
 
     #[test]
