@@ -416,26 +416,43 @@ pub fn learn(rows: impl IntoIterator<Item = Row>, opts: &Options) -> Learned {
     let mut kept: Vec<HostRule> = Vec::new();
     for _ in 0..opts.rounds {
         // Candidates from pairs of distinct current forms in one class.
-        let mut found: HashMap<Candidate, u64> = HashMap::new();
+        // Each candidate with the number of pairs proposing it and the
+        // distinct (loose) paths of those pairs, up to --min-paths.
+        let mut found: HashMap<Candidate, (u64, Vec<u64>)> = HashMap::new();
         for ids in members.values() {
             let mut forms: Vec<&str> = ids.iter().map(|&i| cur[i as usize].as_str()).collect();
             forms.sort_unstable();
             forms.dedup();
             forms.truncate(opts.max_class);
             for (x, a) in forms.iter().enumerate() {
+                let path = {
+                    use std::hash::{Hash, Hasher};
+                    let mut h = std::collections::hash_map::DefaultHasher::new();
+                    loose_path(a).hash(&mut h);
+                    h.finish()
+                };
                 for b in &forms[x + 1..] {
                     for c in candidate::of_pair(a, b) {
-                        *found.entry(c).or_default() += 1;
+                        let e = found.entry(c).or_default();
+                        e.0 += 1;
+                        if e.1.len() < opts.min_paths && !e.1.contains(&path) {
+                            e.1.push(path);
+                        }
                     }
                 }
             }
         }
-        // A candidate proposed by fewer pairs than a kept rule needs paths
-        // is not validated: on the simulated crawls this keeps the same
-        // rules and validates a tenth of the candidates.
+        // A candidate proposed by pairs on fewer distinct paths than a
+        // kept rule needs is not validated (each validation is a pass over
+        // every URL of the host): the confirmed merges of a rule are pairs
+        // of one class that propose it, unless a class is cut at
+        // --max-class or a pair differs in two ways.
         let mut order: Vec<(Candidate, u64)> = found
             .into_iter()
-            .filter(|(c, n)| *n as usize >= opts.min_paths.min(2) && !tried.contains(c))
+            .filter(|(c, (n, paths))| {
+                *n >= 2 && paths.len() >= opts.min_paths && !tried.contains(c)
+            })
+            .map(|(c, (n, _))| (c, n))
             .collect();
         // Host and scheme aliases first (the other rules are learned on the
         // canonical host), then the most frequent; among as frequent, a
