@@ -128,7 +128,8 @@ pub(crate) struct Args {
     truth: Option<PathBuf>,
 }
 
-fn open(path: &Path) -> io::Result<Box<dyn BufRead + Send>> {
+/// The file (or stdin for `-`), buffered but not decompressed.
+fn open_raw(path: &Path) -> io::Result<BufReader<Box<dyn Read + Send>>> {
     let raw: Box<dyn Read + Send> = if path.as_os_str() == "-" {
         Box::new(io::stdin())
     } else {
@@ -137,8 +138,14 @@ fn open(path: &Path) -> io::Result<Box<dyn BufRead + Send>> {
                 .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))?,
         )
     };
-    let mut r = BufReader::new(raw);
-    let head = r.fill_buf()?;
+    let mut r = BufReader::with_capacity(64 * 1024, raw);
+    r.fill_buf()?;
+    Ok(r)
+}
+
+/// The decompressed text of a buffered file (gzip: all members; zstd).
+fn decompress(r: BufReader<Box<dyn Read + Send>>) -> io::Result<Box<dyn BufRead + Send>> {
+    let head = r.buffer();
     Ok(if head.starts_with(&[0x1f, 0x8b]) {
         Box::new(BufReader::new(flate2::read::MultiGzDecoder::new(r)))
     } else if head.starts_with(&[0x28, 0xb5, 0x2f, 0xfd]) {
@@ -146,6 +153,27 @@ fn open(path: &Path) -> io::Result<Box<dyn BufRead + Send>> {
     } else {
         Box::new(r)
     })
+}
+
+/// Up to 4 KiB of the decompressed start of what `r` has buffered, for
+/// format detection (a read error ends it early).
+fn decompressed_head(r: &BufReader<Box<dyn Read + Send>>) -> Vec<u8> {
+    let head = r.buffer();
+    let mut out = Vec::new();
+    let _ = if head.starts_with(&[0x1f, 0x8b]) {
+        flate2::read::MultiGzDecoder::new(head)
+            .take(4096)
+            .read_to_end(&mut out)
+    } else if head.starts_with(&[0x28, 0xb5, 0x2f, 0xfd]) {
+        match zstd::Decoder::new(head) {
+            Ok(d) => d.take(4096).read_to_end(&mut out),
+            Err(e) => Err(e),
+        }
+    } else {
+        out.extend_from_slice(&head[..head.len().min(4096)]);
+        Ok(0)
+    };
+    out
 }
 
 fn write_out(path: Option<&Path>, text: &str) -> Result<(), CliError> {
@@ -172,10 +200,12 @@ fn note(msg: std::fmt::Arguments<'_>) {
 }
 
 /// Reads a crawl file (WARC, ARC, CDX, CDXJ, redirect log) with the
-/// readers of irinorm-archive, from its decompressed stream.
+/// readers of irinorm-archive, from its raw (still compressed) bytes, so
+/// that a gzip WARC's offsets are member starts and a ZipNum CDX's blocks
+/// end their last lines, as `evidence ingest` reads them.
 fn read_archive(
     p: &Path,
-    r: Box<dyn BufRead + Send>,
+    r: BufReader<Box<dyn Read + Send>>,
     format: irinorm_archive::Format,
     all: &mut Vec<Row>,
 ) -> Result<bool, CliError> {
@@ -218,9 +248,8 @@ fn read_rows(inputs: &[PathBuf]) -> Result<(Vec<Row>, bool), CliError> {
     let mut all = Vec::new();
     let mut any_rejected = false;
     for p in inputs {
-        let mut r = open(p).map_err(CliError::Io)?;
-        let head = r.fill_buf().map_err(CliError::Io)?;
-        match irinorm_archive::detect(head) {
+        let r = open_raw(p).map_err(CliError::Io)?;
+        match irinorm_archive::detect(&decompressed_head(&r)) {
             Some(
                 f @ (Format::Warc | Format::Arc | Format::Cdx | Format::Cdxj | Format::RedirectTsv),
             ) => {
@@ -231,6 +260,7 @@ fn read_rows(inputs: &[PathBuf]) -> Result<(Vec<Row>, bool), CliError> {
             // of digits is a size there.
             Some(Format::DigestTsv) | None => {}
         }
+        let r = decompress(r).map_err(CliError::Io)?;
         let st = rows::read(r, |row| all.push(row)).map_err(CliError::Io)?;
         for rej in &st.rejects {
             note(format_args!(
@@ -452,7 +482,11 @@ pub(crate) fn run(a: Args) -> Result<ExitCode, CliError> {
     let truth: Vec<(String, Option<String>)> = match &a.truth {
         Some(p) => {
             let mut map = std::collections::HashMap::new();
-            for l in open(p).map_err(CliError::Io)?.lines() {
+            for l in open_raw(p)
+                .and_then(decompress)
+                .map_err(CliError::Io)?
+                .lines()
+            {
                 let l = l.map_err(CliError::Io)?;
                 // url, page[, canonical, rung3, mechanism, status]; the
                 // header of --simulate's file names its columns.
