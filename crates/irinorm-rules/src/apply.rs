@@ -314,6 +314,149 @@ fn any_param_name(q: &str, names: &NameIndex) -> bool {
     }
 }
 
+/// The rules of a set that [`query_in_place`] can apply on its own:
+/// `remove-query-params` and `remove-fragment`. When the set holds
+/// `remove-query-params`, no other rule of the query section and no host
+/// rules, and [`may_apply`] proves that the set's other rules do not fire,
+/// the only changes are the filtered query and the dropped fragment: the
+/// sections before the query look at scheme, userinfo, host and path, which
+/// the query rules do not change, and their first pass changes nothing.
+pub(crate) fn query_in_place_set(rules: RuleSet) -> Option<RuleSet> {
+    use RuleName as R;
+    let fast = rules.contains(R::RemoveQueryParams)
+        && ![
+            R::RemoveSessionIds,
+            R::RemoveDefaultQueryParams,
+            R::SortQuery,
+            R::RemoveEmptyQuery,
+            R::HostRules,
+            R::AddWww,
+            R::AddTrailingSlash,
+            R::RemoveDirectoryIndex,
+        ]
+        .iter()
+        .any(|&r| rules.contains(r));
+    fast.then(|| {
+        rules
+            .without(R::RemoveQueryParams)
+            .without(R::RemoveFragment)
+    })
+}
+
+/// [`apply_split`] on `out[start..]` for a set accepted by
+/// [`query_in_place_set`] (`others`: the set without the two rules it
+/// applies), editing `out` in place: screening the query and removing its
+/// tracking parameters is one pass, removed parameters are cut out of
+/// `out` (no new string, no copy of the whole reference, no second parse).
+/// Returns `false`, with `out` untouched, when another rule of the set may
+/// fire: the caller then takes the general path. Same bytes and the same
+/// `applied` as [`apply_split`] (a property test compares them; issue 14).
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn query_in_place(
+    out: &mut String,
+    start: usize,
+    m: &Meta,
+    rules: RuleSet,
+    others: RuleSet,
+    config: &Config,
+    names: &Names,
+    applied: &mut Vec<RuleName>,
+) -> bool {
+    let text = &out[start..];
+    if !others.is_empty() && may_apply(text, m, others, config, names) {
+        return false;
+    }
+    // Debug builds check every call against the general path. The rung
+    // only matters to force-http(s), which the screen above excluded.
+    #[cfg(debug_assertions)]
+    let expected = {
+        let mut fired = applied.clone();
+        let new = apply_split(
+            text,
+            m,
+            rules,
+            config,
+            names,
+            Rung::Scheme,
+            &mut fired,
+            None,
+        );
+        (new.unwrap_or_else(|| text.to_owned()), fired)
+    };
+    // Offsets in `out`: the fragment runs to the end, the query ends where
+    // the fragment's `#` is.
+    let frag = m.fragment(text).map(|f| out.len() - f.len() - 1);
+    let query = m.query(text).map(|q| {
+        let end = frag.unwrap_or(out.len());
+        (end - q.len(), end)
+    });
+    let drop_fragment = frag.filter(|_| rules.contains(RuleName::RemoveFragment));
+    if let Some(at) = drop_fragment {
+        out.truncate(at);
+    }
+    if let Some((qs, qe)) = query {
+        if filter_query_in_place(out, qs, qe, &names.query_params)
+            && !applied.contains(&RuleName::RemoveQueryParams)
+        {
+            applied.push(RuleName::RemoveQueryParams);
+        }
+    }
+    if drop_fragment.is_some() && !applied.contains(&RuleName::RemoveFragment) {
+        applied.push(RuleName::RemoveFragment);
+    }
+    #[cfg(debug_assertions)]
+    assert_eq!(
+        (&out[start..], &applied[..]),
+        (expected.0.as_str(), &expected.1[..]),
+        "query_in_place differs from apply_split"
+    );
+    true
+}
+
+/// `remove-query-params` on the query `out[qs..qe]` (after its `?`), in
+/// place: the same bytes as [`filter_query`] with the same names. A removed
+/// parameter goes with the `&` after it, or, when it is the last one, with
+/// the `&` before it (what precedes it then is kept parameters, each with
+/// its `&`); the last parameter removed with nothing kept before it takes
+/// the `?` along (the query was made only of what the rule removes). Kept
+/// parameters keep the `&` between them, so the result is the kept ones
+/// joined by `&`, empty ones included. Returns whether anything went.
+fn filter_query_in_place(out: &mut String, qs: usize, mut qe: usize, names: &NameIndex) -> bool {
+    if qs == qe {
+        return false;
+    }
+    let mut changed = false;
+    let mut at = qs;
+    loop {
+        let rest = &out.as_bytes()[at..qe];
+        let end = memchr::memchr(b'&', rest).map_or(qe, |e| at + e);
+        let param = &out.as_bytes()[at..end];
+        let name = memchr::memchr(b'=', param).map_or(param, |e| &param[..e]);
+        let last = end == qe;
+        if names.matches_bytes(name) {
+            changed = true;
+            let cut = if !last {
+                at..end + 1
+            } else if at > qs {
+                at - 1..end
+            } else {
+                qs - 1..end
+            };
+            qe -= cut.len();
+            out.replace_range(cut, "");
+            if last {
+                return true;
+            }
+            // The next parameter now starts at `at`.
+        } else {
+            if last {
+                return changed;
+            }
+            at = end + 1;
+        }
+    }
+}
+
 /// A rule's implementation.
 type RuleFn = fn(&mut Url<'_>, &Env<'_>) -> bool;
 
