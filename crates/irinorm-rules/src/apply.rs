@@ -18,7 +18,7 @@ use irinorm::ladder::Rung;
 use irinorm::{split_trusted, Meta};
 
 use crate::config::Config;
-use crate::glob::{self, NameIndex};
+use crate::glob::{self, NameIndex, ParamPrefixes};
 use crate::host_rules::{HostIndex, Note, Parts};
 use crate::rule::{RuleName, RuleSet};
 
@@ -128,6 +128,8 @@ struct Env<'c> {
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Names {
     query_params: NameIndex,
+    /// `query_params` as prefixes, when its patterns allow it.
+    query_prefixes: Option<ParamPrefixes>,
     session_ids: NameIndex,
     host_rules: HostIndex,
 }
@@ -136,6 +138,7 @@ impl Names {
     pub(crate) fn new(config: &Config) -> Self {
         Names {
             query_params: NameIndex::new(&config.query_params),
+            query_prefixes: ParamPrefixes::new(&config.query_params),
             session_ids: NameIndex::new(&config.session_ids),
             host_rules: HostIndex::new(&config.host_rules),
         }
@@ -395,9 +398,11 @@ pub(crate) fn query_in_place(
         out.truncate(at);
     }
     if let Some((qs, qe)) = query {
-        if filter_query_in_place(out, qs, qe, &names.query_params)
-            && !applied.contains(&RuleName::RemoveQueryParams)
-        {
+        let filtered = match &names.query_prefixes {
+            Some(pre) => filter_query_by_prefixes(out, qs, qe, pre, &names.query_params),
+            None => filter_query_in_place(out, qs, qe, &names.query_params),
+        };
+        if filtered && !applied.contains(&RuleName::RemoveQueryParams) {
             applied.push(RuleName::RemoveQueryParams);
         }
     }
@@ -410,6 +415,60 @@ pub(crate) fn query_in_place(
         (expected.0.as_str(), &expected.1[..]),
         "query_in_place differs from apply_split"
     );
+    true
+}
+
+/// [`filter_query_in_place`] for a list of plain names and `n*` (the
+/// default list): a read-only pass over the query first (`&` found by one
+/// `memchr` iterator over the whole query, names matched in place by
+/// [`ParamPrefixes`]), noting what goes; most queries stop there. Then the
+/// parameters before the first kept one go with their `&` after them, and
+/// the later ones with the `&` before them, cut from the end backwards so
+/// that the offsets noted stay right; when nothing is kept the `?` goes
+/// too. Past 16 removed parameters, [`filter_query_in_place`] does it.
+fn filter_query_by_prefixes(
+    out: &mut String,
+    qs: usize,
+    qe: usize,
+    pre: &ParamPrefixes,
+    names: &NameIndex,
+) -> bool {
+    if qs == qe {
+        return false;
+    }
+    let q = &out.as_bytes()[qs..qe];
+    let mut cuts = [(0usize, 0usize); 16];
+    let mut n = 0;
+    let mut first_kept = None;
+    let mut start = 0;
+    for end in memchr::memchr_iter(b'&', q).chain(core::iter::once(q.len())) {
+        if pre.matches_param(&q[start..end]) {
+            if n == cuts.len() {
+                return filter_query_in_place(out, qs, qe, names);
+            }
+            cuts[n] = (start, end);
+            n += 1;
+        } else if first_kept.is_none() {
+            first_kept = Some(start);
+        }
+        start = end + 1;
+    }
+    if n == 0 {
+        return false;
+    }
+    match first_kept {
+        None => out.replace_range(qs - 1..qe, ""),
+        Some(f) => {
+            for &(a, b) in cuts[..n].iter().rev() {
+                if a > f {
+                    out.replace_range(qs + a - 1..qs + b, "");
+                }
+            }
+            if f > 0 {
+                out.replace_range(qs..qs + f, "");
+            }
+        }
+    }
     true
 }
 

@@ -223,4 +223,12 @@ fn examples() {
     );
     assert_eq!(n("http://a/?gclid&GCLID=2&utm%5Fx=1"), "http://a/");
     assert_eq!(n("http://a/?a%3Db=1&q"), "http://a/?a%3Db=1&q");
+    // More removed parameters than the fast filter notes (16).
+    let many = "utm_x=1&".repeat(20);
+    assert_eq!(n(&format!("http://a/?{many}k=1")), "http://a/?k=1");
+    assert_eq!(
+        n(&format!("http://a/?k=1&{many}j&gclid")),
+        "http://a/?k=1&j"
+    );
+    assert_eq!(n(&format!("http://a/?{many}gclid")), "http://a/");
 }
