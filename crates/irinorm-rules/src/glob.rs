@@ -133,7 +133,21 @@ pub(crate) struct ParamPrefixes {
     /// (lower-cased bytes without the `*`, whether it ended in `*`),
     /// grouped by first byte: the group of `b` is `pats[starts[b]..starts[b + 1]]`.
     pats: Vec<(Vec<u8>, bool)>,
+    /// For each pattern, its first (up to) eight bytes with bit 5 set, and
+    /// the mask of those bytes: a parameter whose first eight bytes, with
+    /// bit 5 set, differ under the mask cannot match (ASCII case folding
+    /// only flips bit 5), so most candidates are refused by one compare.
+    quick: Vec<(u64, u64)>,
     starts: Vec<u16>,
+}
+
+/// The first eight bytes of `p` (zeros after its end), bit 5 set in each.
+#[inline(always)]
+fn folded8(p: &[u8]) -> u64 {
+    let mut b = [0u8; 8];
+    let k = p.len().min(8);
+    b[..k].copy_from_slice(&p[..k]);
+    u64::from_le_bytes(b) | 0x2020_2020_2020_2020
 }
 
 impl ParamPrefixes {
@@ -163,7 +177,23 @@ impl ParamPrefixes {
         for b in 0..256 {
             starts[b + 1] += starts[b];
         }
-        Some(ParamPrefixes { pats, starts })
+        let quick = pats
+            .iter()
+            .map(|(p, _)| {
+                let k = p.len().min(8);
+                let mask = if k == 8 {
+                    u64::MAX
+                } else {
+                    (1u64 << (8 * k)) - 1
+                };
+                (folded8(p) & mask, mask)
+            })
+            .collect();
+        Some(ParamPrefixes {
+            pats,
+            quick,
+            starts,
+        })
     }
 
     /// Whether the name of the parameter `p` (`name` or `name=value`)
@@ -174,9 +204,16 @@ impl ParamPrefixes {
             return false;
         };
         let b = b.to_ascii_lowercase() as usize;
-        let group = &self.pats[self.starts[b] as usize..self.starts[b + 1] as usize];
-        group.iter().any(|(pat, prefix)| {
-            p.len() >= pat.len()
+        let (lo, hi) = (self.starts[b] as usize, self.starts[b + 1] as usize);
+        if lo == hi {
+            return false;
+        }
+        let x = folded8(p);
+        (lo..hi).any(|k| {
+            let (key, mask) = self.quick[k];
+            let (pat, prefix) = &self.pats[k];
+            x & mask == key
+                && p.len() >= pat.len()
                 && p[..pat.len()].eq_ignore_ascii_case(pat)
                 && (*prefix || p.len() == pat.len() || p[pat.len()] == b'=')
         })
