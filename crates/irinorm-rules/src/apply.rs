@@ -463,13 +463,27 @@ fn filter_query_by_prefixes(
     match first_kept {
         None => out.replace_range(qs - 1..qe, ""),
         Some(f) => {
-            for &(a, b) in cuts[..n].iter().rev() {
-                if a > f {
-                    out.replace_range(qs + a - 1..qs + b, "");
-                }
+            // Adjacent cuts (a run of removed parameters) are made as one:
+            // each cut moves the rest of the reference.
+            let later = cuts[..n]
+                .iter()
+                .rev()
+                .filter(|&&(a, _)| a > f)
+                .map(|&(a, b)| (qs + a - 1, qs + b));
+            let front = (f > 0).then_some((qs, qs + f));
+            let mut pending: Option<(usize, usize)> = None;
+            for (a, b) in later.chain(front) {
+                pending = match pending {
+                    Some((pa, pb)) if b == pa => Some((a, pb)),
+                    Some((pa, pb)) => {
+                        out.replace_range(pa..pb, "");
+                        Some((a, b))
+                    }
+                    None => Some((a, b)),
+                };
             }
-            if f > 0 {
-                out.replace_range(qs..qs + f, "");
+            if let Some((a, b)) = pending {
+                out.replace_range(a..b, "");
             }
         }
     }
