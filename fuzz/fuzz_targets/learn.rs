@@ -1,5 +1,6 @@
-//! The learner end to end on arbitrary bytes (issue 11): the row reader
-//! (CDX, CDXJ, TSV, lists) never panics and accounts for every line
+//! The learner end to end on arbitrary bytes (issue 11): the list reader
+//! (URLs with an optional digest or size column and time; crawl files go
+//! through irinorm-archive, fuzzed by its own targets) never panics and accounts for every line
 //! (lines = rows + skipped + rejected); learning on the rows never panics
 //! and its rules pass the settings-file checks; the `crawler` preset with
 //! the learned host rules is idempotent on every row's URL.

@@ -161,7 +161,10 @@ fn ingest(rows: impl IntoIterator<Item = Row>, opts: &Options, out: &mut Learned
             }
             continue;
         }
-        if let Some(d) = row.digest {
+        // Only a success's payload is the page's content: a 404 or 500
+        // body is the server's error page, shared by unrelated URLs.
+        let success = row.status.is_none_or(|s| (200..300).contains(&s));
+        if let Some(d) = row.digest.filter(|_| success) {
             // The latest observation wins (pages change).
             let slot = &mut digest[id as usize];
             if slot.as_ref().is_none_or(|(t, _)| row.time >= *t) {
@@ -202,21 +205,40 @@ fn ingest(rows: impl IntoIterator<Item = Row>, opts: &Options, out: &mut Learned
     let mut uf = UnionFind((0..urls.len() as u32).collect());
     let mut has = vec![false; urls.len()];
     let any_digest = digest.iter().any(Option::is_some);
+    let sizes_only =
+        digest.iter().flatten().all(|(_, d)| d.starts_with("size:")) && redirects.is_empty();
     let basis = if !any_digest && redirects.is_empty() {
         // A URL list alone: likely pairs by structure.
-        for (a, b) in crate::structure::likely_pairs(&urls) {
+        for (a, b) in crate::structure::likely_pairs(&urls, false) {
             has[a as usize] = true;
             has[b as usize] = true;
             uf.union(a, b);
         }
         "structure"
-    } else if digest.iter().flatten().all(|(_, d)| d.starts_with("size:")) && redirects.is_empty() {
+    } else if sizes_only {
+        // DustBuster's size check: the likely pairs of a list, and those a
+        // list alone cannot tell (another path case, the other `www.`)
+        // when both sizes are known and equal. Equal sizes alone are no
+        // pair (unrelated pages of a site often have one size), and a
+        // size is not checked where the list is sure enough (a redirect's
+        // source has the size of the redirect page, not its target's).
+        let size = |i: u32| digest[i as usize].as_ref().map(|(_, d)| d.as_str());
+        let plain: HashSet<(u32, u32)> = crate::structure::likely_pairs(&urls, false)
+            .into_iter()
+            .collect();
+        for (a, b) in crate::structure::likely_pairs(&urls, true) {
+            if plain.contains(&(a, b)) || (size(a).is_some() && size(a) == size(b)) {
+                has[a as usize] = true;
+                has[b as usize] = true;
+                uf.union(a, b);
+            }
+        }
         "size"
     } else {
         "content"
     };
     let mut by_digest: HashMap<&str, u32> = HashMap::new();
-    for (i, d) in digest.iter().enumerate() {
+    for (i, d) in digest.iter().enumerate().filter(|_| !sizes_only) {
         let Some((_, d)) = d else { continue };
         if boiler.contains(&(host_of(&urls[i]).to_owned(), d.clone())) {
             continue;
@@ -394,23 +416,43 @@ pub fn learn(rows: impl IntoIterator<Item = Row>, opts: &Options) -> Learned {
     let mut kept: Vec<HostRule> = Vec::new();
     for _ in 0..opts.rounds {
         // Candidates from pairs of distinct current forms in one class.
-        let mut found: HashMap<Candidate, u64> = HashMap::new();
+        // Each candidate with the number of pairs proposing it and the
+        // distinct (loose) paths of those pairs, up to --min-paths.
+        let mut found: HashMap<Candidate, (u64, Vec<u64>)> = HashMap::new();
         for ids in members.values() {
             let mut forms: Vec<&str> = ids.iter().map(|&i| cur[i as usize].as_str()).collect();
             forms.sort_unstable();
             forms.dedup();
             forms.truncate(opts.max_class);
             for (x, a) in forms.iter().enumerate() {
+                let path = {
+                    use std::hash::{Hash, Hasher};
+                    let mut h = std::collections::hash_map::DefaultHasher::new();
+                    loose_path(a).hash(&mut h);
+                    h.finish()
+                };
                 for b in &forms[x + 1..] {
                     for c in candidate::of_pair(a, b) {
-                        *found.entry(c).or_default() += 1;
+                        let e = found.entry(c).or_default();
+                        e.0 += 1;
+                        if e.1.len() < opts.min_paths && !e.1.contains(&path) {
+                            e.1.push(path);
+                        }
                     }
                 }
             }
         }
+        // A candidate proposed by pairs on fewer distinct paths than a
+        // kept rule needs is not validated (each validation is a pass over
+        // every URL of the host): the confirmed merges of a rule are pairs
+        // of one class that propose it, unless a class is cut at
+        // --max-class or a pair differs in two ways.
         let mut order: Vec<(Candidate, u64)> = found
             .into_iter()
-            .filter(|(c, n)| *n as usize >= opts.min_paths.min(2) && !tried.contains(c))
+            .filter(|(c, (n, paths))| {
+                *n >= 2 && paths.len() >= opts.min_paths && !tried.contains(c)
+            })
+            .map(|(c, (n, _))| (c, n))
             .collect();
         // Host and scheme aliases first (the other rules are learned on the
         // canonical host), then the most frequent; among as frequent, a

@@ -8,9 +8,11 @@
 //! docs/learning.md for the method, its validation and the measured
 //! precision and recall.
 //!
-//! The crate does no I/O of its own beyond reading rows from a
-//! [`std::io::BufRead`] (CDX, CDXJ, TSV, plain lists: [`rows`]); the
-//! evidence store and the WARC readers feed it the same [`Row`]s.
+//! The crate does no I/O of its own beyond reading URL lists from a
+//! [`std::io::BufRead`] ([`rows`]); crawl files (WARC, ARC, CDX, CDXJ,
+//! redirect logs) come from the readers of irinorm-archive and the
+//! evidence store, as the same [`Row`]s, and the simulated crawl it is
+//! measured on is irinorm-frontier's ([`sim`]).
 
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]

@@ -1,10 +1,12 @@
 //! Rows of evidence: one observed URL, with what is known about its
-//! content. Read from CDX (the 11- and 9-field ` CDX N b a m s k r ...`
-//! formats), CDXJ (`urlkey timestamp {json}`), TSV (`url<TAB>digest-or-size
-//! [<TAB>time]`) or plain URL lists, one per line, detected line by line.
-//! (The WARC/ARC readers of irinorm-archive and the evidence store produce
-//! the same rows.) Bad lines are reported with their line number, byte
-//! offset and kind, and counted: lines = rows + skipped + rejects.
+//! content. Crawl files (WARC, ARC, CDX, CDXJ, redirect logs) are read by
+//! the readers of irinorm-archive, the same the evidence store ingests with
+//! (an [`irinorm_archive::Observation`] is a [`Row`]); what is read here is
+//! what is not a crawl file: URL lists (DustBuster's setting), one URL per
+//! line with an optional second TSV column, a digest or a size, and an
+//! optional third, the time (`url[<TAB>digest-or-size[<TAB>time]]`). Bad
+//! lines are reported with their line number, byte offset and kind, and
+//! counted: lines = rows + skipped + rejects.
 
 use std::io::{self, BufRead};
 
@@ -22,6 +24,20 @@ pub struct Row {
     pub status: Option<u16>,
     /// Redirect target (resolved against `url`, RFC 3986 §5.2), for 3xx.
     pub location: Option<String>,
+}
+
+impl From<irinorm_archive::Observation> for Row {
+    /// A WARC/ARC record or a CDX(J) line: a revisit carries the digest of
+    /// the payload it repeats, a redirect log line its target.
+    fn from(o: irinorm_archive::Observation) -> Self {
+        Row {
+            url: o.url,
+            digest: o.digest,
+            time: o.time,
+            status: o.status,
+            location: o.location,
+        }
+    }
 }
 
 impl Row {
@@ -109,13 +125,6 @@ fn is_timestamp(s: &str) -> bool {
     (8..=17).contains(&s.len()) && s.bytes().all(|b| b.is_ascii_digit())
 }
 
-fn resolved(base: &str, loc: &str) -> Option<String> {
-    if loc.is_empty() || loc == "-" {
-        return None;
-    }
-    irinorm::resolve(base, loc).ok()
-}
-
 fn digest_of(s: &str) -> Option<String> {
     match s {
         "" | "-" => None,
@@ -127,7 +136,7 @@ fn digest_of(s: &str) -> Option<String> {
 /// One line: `Ok(None)` for headers, comments and empty lines.
 pub fn parse_line(line: &str) -> Result<Option<Row>, &'static str> {
     let t = line.trim_start();
-    if t.is_empty() || t.starts_with('#') || t.starts_with("CDX ") || t.starts_with('!') {
+    if t.is_empty() || t.starts_with('#') {
         return Ok(None);
     }
     if line.contains('\t') {
@@ -159,34 +168,7 @@ pub fn parse_line(line: &str) -> Result<Option<Row>, &'static str> {
             ..Row::default()
         }));
     }
-    let fields: Vec<&str> = line.split(' ').collect();
-    if fields.len() >= 3 && is_timestamp(fields[1]) && fields[2].starts_with('{') {
-        let json = line.splitn(3, ' ').nth(2).unwrap_or("");
-        let v: serde_json::Value = serde_json::from_str(json).map_err(|_| "bad-cdxj-json")?;
-        let s = |k: &str| v.get(k).and_then(|x| x.as_str()).map(str::to_owned);
-        let url = s("url").ok_or("cdxj-without-url")?;
-        let status = s("status").and_then(|x| x.parse().ok());
-        let location = s("redirect").and_then(|l| resolved(&url, &l));
-        return Ok(Some(Row {
-            digest: s("digest").and_then(|d| digest_of(&d)),
-            time: Some(fields[1].to_owned()),
-            status,
-            location,
-            url,
-        }));
-    }
-    if fields.len() >= 7 && is_timestamp(fields[1]) {
-        let url = fields[2].to_owned();
-        let location = resolved(&url, fields[6]);
-        return Ok(Some(Row {
-            digest: digest_of(fields[5]),
-            time: Some(fields[1].to_owned()),
-            status: fields[4].parse().ok(),
-            location,
-            url,
-        }));
-    }
-    if fields.len() == 1 {
+    if !line.trim().contains(' ') {
         return Ok(Some(Row {
             url: line.trim().to_owned(),
             ..Row::default()
@@ -200,28 +182,17 @@ mod tests {
     use super::*;
 
     #[test]
-    fn formats() {
-        let cdx = "org,iana)/dnssec 20140126201306 http://www.iana.org/dnssec text/html 302 3I42H3S6NNFQ2MSVX7XZKYAYSCX5QBYJ /dnssec/ - 442 772827 iana.warc.gz";
-        let r = parse_line(cdx).unwrap().unwrap();
-        assert_eq!(r.url, "http://www.iana.org/dnssec");
-        assert_eq!(r.status, Some(302));
-        assert_eq!(r.location.as_deref(), Some("http://www.iana.org/dnssec/"));
-        assert_eq!(
-            r.digest.as_deref(),
-            Some("sha1:3I42H3S6NNFQ2MSVX7XZKYAYSCX5QBYJ")
-        );
-        assert!(r.is_redirect());
-        let cdxj = r#"org,iana)/ 20140126200624 {"url": "http://www.iana.org/", "status": "200", "digest": "OSSA"}"#;
-        let r = parse_line(cdxj).unwrap().unwrap();
-        assert_eq!(r.digest.as_deref(), Some("sha1:OSSA"));
-        assert_eq!(r.time.as_deref(), Some("20140126200624"));
+    fn lists() {
         let r = parse_line("http://a/x\t1234").unwrap().unwrap();
         assert_eq!(r.digest.as_deref(), Some("size:1234"));
         let r = parse_line("http://a/x\tsha1:AB\t20240101000000")
             .unwrap()
             .unwrap();
         assert_eq!(r.digest.as_deref(), Some("sha1:AB"));
-        assert_eq!(parse_line(" CDX N b a m s k r M S V g"), Ok(None));
+        assert_eq!(r.time.as_deref(), Some("20240101000000"));
+        let r = parse_line("http://a/x\tAB").unwrap().unwrap();
+        assert_eq!(r.digest.as_deref(), Some("sha1:AB"));
+        assert_eq!(parse_line("# c"), Ok(None));
         assert_eq!(parse_line("a b"), Err("unknown-line-format"));
         let st = read(&b"http://a/\n\xff\n\n a b\n"[..], |_| {}).unwrap();
         assert_eq!((st.lines, st.rows, st.skipped, st.rejected), (4, 1, 1, 2));

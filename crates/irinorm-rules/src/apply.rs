@@ -19,7 +19,7 @@ use irinorm::{split_trusted, Meta};
 
 use crate::config::Config;
 use crate::glob::{self, NameIndex, ParamPrefixes};
-use crate::host_rules::{HostIndex, Note, Parts};
+use crate::host_rules::{Comps, HostIndex, Note};
 use crate::rule::{RuleName, RuleSet};
 
 /// A rule that fired, with the component it changed (for `explain`).
@@ -191,9 +191,23 @@ pub(crate) fn apply_split(
     }
     // Rules that hold for most references (any name host, any path not
     // ending in `/`) make the screen a waste: it would pass anyway.
-    let broad = rules.contains(R::AddWww)
-        || rules.contains(R::AddTrailingSlash)
-        || rules.contains(R::RemoveDirectoryIndex);
+    if rules.contains(R::HostRules) && trace.is_none() {
+        // The host rules' own screen is their lookup; when a named rule
+        // may fire, the screen of the whole set would pass too.
+        if let Some(done) = host_rules_only(s, m, rules, config, names, rung) {
+            if done.is_some() {
+                applied.push(R::HostRules);
+            }
+            debug_assert_eq!(
+                done,
+                apply_all(s, m, rules, config, names, rung, &mut Vec::new(), None),
+                "host_rules_only differs for {s:?} with {rules:?}"
+            );
+            return done;
+        }
+        return apply_all(s, m, rules, config, names, rung, applied, trace);
+    }
+    let broad = is_broad(rules);
     if !broad && !may_apply(s, m, rules, config, names) {
         debug_assert!(
             apply_all(s, m, rules, config, names, rung, &mut Vec::new(), None).is_none(),
@@ -204,6 +218,53 @@ pub(crate) fn apply_split(
     apply_all(s, m, rules, config, names, rung, applied, trace)
 }
 
+/// Rules that hold for most references (any name host, any path not
+/// ending in `/`): the screen would pass anyway.
+fn is_broad(rules: RuleSet) -> bool {
+    use RuleName as R;
+    rules.contains(R::AddWww)
+        || rules.contains(R::AddTrailingSlash)
+        || rules.contains(R::RemoveDirectoryIndex)
+}
+
+/// The common case of a learned rules file (issue 11): the host has
+/// rules, and no named rule of the set can fire, before the host rules
+/// (the screen, on the text as it is) nor after them (the screen again, on
+/// the rewritten components). Then [`apply_all`] would run every section
+/// for nothing but the host rules and return their result: this returns
+/// it without the sections, the text built again and split again.
+/// `Some(None)`: nothing changed; `None`: a named rule may fire, so the
+/// caller runs [`apply_all`].
+fn host_rules_only(
+    s: &str,
+    m: &Meta,
+    rules: RuleSet,
+    config: &Config,
+    names: &Names,
+    rung: Rung,
+) -> Option<Option<String>> {
+    let named = rules.without(RuleName::HostRules);
+    if is_broad(named) || may_apply(s, m, named, config, names) {
+        return None;
+    }
+    let mut u = Url::of(s, m);
+    let env = Env {
+        config,
+        names,
+        rung,
+        notes: None,
+    };
+    if !host_rules(&mut u, &env) {
+        return Some(None);
+    }
+    if may_apply_to(&u, named, config, names) {
+        return None;
+    }
+    let mut out = String::with_capacity(s.len());
+    u.recompose(&mut out);
+    Some((out != s).then_some(out))
+}
+
 /// Whether some rule of `rules` may change `s` (components `m`): for each
 /// rule a necessary condition for it to fire, on the text as it is, cheap
 /// and without taking the reference apart. When none holds, no rule fires
@@ -212,22 +273,90 @@ pub(crate) fn apply_split(
 /// Most references meet no rule of a preset (`crawler`: no fragment, no
 /// trailing host dot, no numeric host, no tracking parameter).
 fn may_apply(s: &str, m: &Meta, rules: RuleSet, config: &Config, names: &Names) -> bool {
+    may_apply_to(&Split(s, m), rules, config, names)
+}
+
+/// The components [`may_apply_to`] looks at: of a text and its [`Meta`],
+/// or of a [`Url`] being rewritten (no text to build and split again).
+trait View {
+    fn scheme(&self) -> Option<&str>;
+    fn userinfo(&self) -> Option<&str>;
+    fn host(&self) -> Option<&str>;
+    fn host_kind(&self) -> HostKind;
+    fn path(&self) -> &str;
+    fn query(&self) -> Option<&str>;
+    fn fragment(&self) -> Option<&str>;
+}
+
+/// A text with its components.
+struct Split<'s>(&'s str, &'s Meta);
+
+impl View for Split<'_> {
+    fn scheme(&self) -> Option<&str> {
+        self.1.scheme(self.0)
+    }
+    fn userinfo(&self) -> Option<&str> {
+        self.1.userinfo(self.0)
+    }
+    fn host(&self) -> Option<&str> {
+        self.1.host(self.0)
+    }
+    fn host_kind(&self) -> HostKind {
+        self.1.host_kind()
+    }
+    fn path(&self) -> &str {
+        self.1.path(self.0)
+    }
+    fn query(&self) -> Option<&str> {
+        self.1.query(self.0)
+    }
+    fn fragment(&self) -> Option<&str> {
+        self.1.fragment(self.0)
+    }
+}
+
+impl View for Url<'_> {
+    fn scheme(&self) -> Option<&str> {
+        self.scheme.as_deref()
+    }
+    fn userinfo(&self) -> Option<&str> {
+        self.userinfo.as_deref()
+    }
+    fn host(&self) -> Option<&str> {
+        self.host.as_deref()
+    }
+    fn host_kind(&self) -> HostKind {
+        self.host_kind
+    }
+    fn path(&self) -> &str {
+        &self.path
+    }
+    fn query(&self) -> Option<&str> {
+        self.query.as_deref()
+    }
+    fn fragment(&self) -> Option<&str> {
+        self.fragment.as_deref()
+    }
+}
+
+/// [`may_apply`] on any [`View`].
+fn may_apply_to(m: &impl View, rules: RuleSet, config: &Config, names: &Names) -> bool {
     use RuleName as R;
     // One test per rule of the set, straight-line, each component sliced
     // only when a rule of the set looks at it.
     let has = |r: RuleName| rules.contains(r);
-    if has(R::RemoveFragment) && m.fragment(s).is_some() {
+    if has(R::RemoveFragment) && m.fragment().is_some() {
         return true;
     }
-    let scheme_is = |n: &str| m.scheme(s).is_some_and(|x| x.eq_ignore_ascii_case(n));
+    let scheme_is = |n: &str| m.scheme().is_some_and(|x| x.eq_ignore_ascii_case(n));
     if (has(R::ForceHttp) && scheme_is("https")) || (has(R::ForceHttps) && scheme_is("http")) {
         return true;
     }
-    if let Some(h) = m.host(s) {
+    if let Some(h) = m.host() {
         let kind = m.host_kind();
         let reg_name = kind == HostKind::RegName;
         let first_digit = h.as_bytes().first().is_some_and(u8::is_ascii_digit);
-        if (has(R::RemoveUserinfo) && m.userinfo(s).is_some())
+        if (has(R::RemoveUserinfo) && m.userinfo().is_some())
             || (has(R::RemoveTrailingHostDot)
                 && matches!(kind, HostKind::RegName | HostKind::Ipv4)
                 && h.ends_with('.'))
@@ -258,7 +387,7 @@ fn may_apply(s: &str, m: &Meta, rules: RuleSet, config: &Config, names: &Names) 
             R::RemoveTrailingSlash,
         ];
         if PATH_RULES.iter().any(|&r| has(r)) {
-            let path = m.path(s);
+            let path = m.path();
             if path.starts_with('/')
                 && ((has(R::RemoveDuplicateSlashes) && path.contains("//"))
                     || (has(R::RemoveSessionIds) && (path.contains(';') || path.contains("/(")))
@@ -271,7 +400,7 @@ fn may_apply(s: &str, m: &Meta, rules: RuleSet, config: &Config, names: &Names) 
         }
         if has(R::RemoveDefaultQueryParams)
             && !config.default_params.is_empty()
-            && m.query(s).is_some_and(|q| !q.is_empty())
+            && m.query().is_some_and(|q| !q.is_empty())
         {
             return true;
         }
@@ -285,7 +414,7 @@ fn may_apply(s: &str, m: &Meta, rules: RuleSet, config: &Config, names: &Names) 
     if !QUERY_RULES.iter().any(|&r| has(r)) {
         return false;
     }
-    let Some(q) = m.query(s) else {
+    let Some(q) = m.query() else {
         return false;
     };
     (has(R::RemoveEmptyQuery) && q.is_empty())
@@ -627,7 +756,9 @@ fn filter_query_in_place(out: &mut String, qs: usize, mut qe: usize, names: &Nam
 }
 
 /// A rule's implementation.
-type RuleFn = fn(&mut Url<'_>, &Env<'_>) -> bool;
+/// One lifetime for both: a host rule's output may borrow from the rules
+/// file (an alias's canonical host) as well as from the input.
+type RuleFn = for<'x> fn(&mut Url<'x>, &Env<'x>) -> bool;
 
 /// The rules in their fixed order of application, by section: scheme and
 /// userinfo (one pass is a fixpoint), host, path and query (repeated until
@@ -680,12 +811,12 @@ const IDEMPOTENT_ALONE: [RuleName; 4] = [
 
 /// [`apply_split`] without the screen.
 #[allow(clippy::too_many_arguments)]
-fn apply_all(
-    s: &str,
+fn apply_all<'x>(
+    s: &'x str,
     m: &Meta,
     rules: RuleSet,
-    config: &Config,
-    names: &Names,
+    config: &'x Config,
+    names: &'x Names,
     rung: Rung,
     applied: &mut Vec<RuleName>,
     mut trace: Option<&mut Vec<Fired>>,
@@ -698,7 +829,7 @@ fn apply_all(
         notes: trace.as_ref().map(|_| Default::default()),
     };
     let mut changed = false;
-    let mut fire = |u: &mut Url<'_>, r: RuleName, f: RuleFn| -> bool {
+    let mut fire = |u: &mut Url<'x>, r: RuleName, f: RuleFn| -> bool {
         let before = trace.as_ref().map(|_| whole(u));
         if !f(u, &env) {
             return false;
@@ -786,14 +917,8 @@ fn apply_all(
         // after them: another round is needed only when a named rule may
         // change their output (the screen says no for most URLs).
         let named = rules.without(RuleName::HostRules);
-        let broad = named.contains(RuleName::AddWww)
-            || named.contains(RuleName::AddTrailingSlash)
-            || named.contains(RuleName::RemoveDirectoryIndex);
-        if !broad {
-            let text = whole(&u);
-            if !may_apply(&text, &split_trusted(&text), named, config, names) {
-                break;
-            }
+        if !is_broad(named) && !may_apply_to(&u, named, config, names) {
+            break;
         }
     }
     if !changed {
@@ -805,7 +930,13 @@ fn apply_all(
 }
 
 fn whole(u: &Url<'_>) -> String {
-    let mut s = String::new();
+    let mut s = String::with_capacity(
+        u.scheme.as_ref().map_or(0, |x| x.len() + 3)
+            + u.host.as_ref().map_or(0, |x| x.len())
+            + u.path.len()
+            + u.query.as_ref().map_or(0, |x| x.len() + 1)
+            + 16,
+    );
     u.recompose(&mut s);
     s
 }
@@ -1226,45 +1357,32 @@ fn remove_empty_query(u: &mut Url<'_>, _: &Env<'_>) -> bool {
 
 // ---- host rules ---------------------------------------------------------
 
-fn host_rules(u: &mut Url<'_>, env: &Env<'_>) -> bool {
+fn host_rules<'x>(u: &mut Url<'x>, env: &Env<'x>) -> bool {
     let ix = &env.names.host_rules;
-    let Some(h) = u.name_host() else {
-        return false;
-    };
-    if !u.web_path() || !ix.has_host(h) {
+    if u.name_host().is_none() || !u.web_path() {
         return false;
     }
-    let mut scheme = u.scheme.as_deref().unwrap_or_default().to_owned();
-    let mut host = h.to_owned();
-    let mut port = u.port.as_deref().map(str::to_owned);
-    let mut path = u.path.to_string();
-    let mut query = u.query.as_deref().map(str::to_owned);
-    let mut parts = Parts {
-        scheme: &mut scheme,
-        host: &mut host,
-        port: &mut port,
-        path: &mut path,
-        query: &mut query,
+    // The components are rewritten in place (borrowed until a rule changes
+    // one); the host's rules are found by the lookup in `apply`.
+    let (Some(scheme), Some(host)) = (u.scheme.as_mut(), u.host.as_mut()) else {
+        return false;
+    };
+    let mut parts = Comps {
+        scheme,
+        host,
+        port: &mut u.port,
+        path: &mut u.path,
+        query: &mut u.query,
     };
     let mut notes = env.notes.as_ref().map(|n| n.borrow_mut());
-    if !ix.apply(&mut parts, notes.as_deref_mut()) {
-        return false;
-    }
-    if u.host.as_deref() != Some(host.as_str()) {
-        u.host_kind = if parse_ipv4(host.as_bytes()).is_some() {
-            HostKind::Ipv4
-        } else {
-            HostKind::RegName
+    let changed = ix.apply(&mut parts, notes.as_deref_mut());
+    if changed.host {
+        u.host_kind = match u.host.as_deref() {
+            Some(h) if parse_ipv4(h.as_bytes()).is_some() => HostKind::Ipv4,
+            _ => HostKind::RegName,
         };
-        u.host = Some(Cow::Owned(host));
     }
-    if u.scheme.as_deref() != Some(scheme.as_str()) {
-        u.scheme = Some(Cow::Owned(scheme));
-    }
-    u.port = port.map(Cow::Owned);
-    u.path = Cow::Owned(path);
-    u.query = query.map(Cow::Owned);
-    true
+    changed.any
 }
 
 // ---- fragment -----------------------------------------------------------

@@ -2,7 +2,6 @@
 //! list, written as `[[host-rule]]` sections (docs/learning.md).
 
 use std::collections::BTreeSet;
-use std::fmt::Write as _;
 use std::fs::File;
 use std::io::{self, BufRead, BufReader, Read, Write};
 use std::path::{Path, PathBuf};
@@ -28,8 +27,8 @@ Examples:
   irinorm learn -i urls.tsv -o rules.toml            (url<TAB>digest-or-size)
   irinorm learn --evaluate -i crawl.cdx              (hold out the latest 30% by time)
   irinorm learn --evaluate --holdout hash -i crawl.cdx
-  irinorm learn --evaluate -i epoch1.cdx --test epoch2.cdx --truth truth.tsv
-  irinorm learn --simulate 1 --epoch 1 -o epoch1.cdx (a simulated crawl with ground truth)
+  irinorm learn --evaluate -i e0.cdx --test e1.cdx --truth e1.truth.tsv
+  irinorm learn --simulate 1 --epoch 0 -o e0     (e0.warc.gz, e0.cdx, e0.cdxj, e0.truth.tsv)
   irinorm normalize --preset crawler --config rules.toml -i urls.txt
 ";
 
@@ -103,32 +102,34 @@ pub(crate) struct Args {
     #[arg(long, value_name = "X", default_value_t = 0.3)]
     holdout_share: f64,
 
-    /// Write a simulated crawl (CDX, seed N) instead of learning; with
-    /// --truth, the true page of each line too (TSV url, page).
+    /// Write a simulated crawl (seed N, the crawl of `irinorm-frontier
+    /// crawl`) instead of learning: `-o PREFIX` gives PREFIX.warc.gz,
+    /// PREFIX.cdx, PREFIX.cdxj and PREFIX.truth.tsv (url, true page, ...).
     #[arg(long, value_name = "SEED")]
     simulate: Option<u64>,
 
-    /// Epoch of the simulated crawl (2 has new pages and sessions).
-    #[arg(long, default_value_t = 1)]
+    /// Epoch of the simulated crawl (0 is the first; a later one has new
+    /// pages and new session values).
+    #[arg(long, default_value_t = 0)]
     epoch: u32,
 
     /// Sites of the simulated crawl.
     #[arg(long, default_value_t = 40)]
     sites: usize,
 
-    /// Article pages per site of the simulated crawl (epoch 1).
-    #[arg(long, default_value_t = 40)]
+    /// Pages per site of the simulated crawl (epoch 0).
+    #[arg(long, default_value_t = 30)]
     pages: usize,
 
-    /// With --simulate: write url<TAB>true page instead of CDX; with
-    /// --evaluate: a file of url<TAB>true page that replaces the digests
-    /// as the truth of the held-out rows.
+    /// With --evaluate: a truth file (url<TAB>true page[<TAB>...], as
+    /// --simulate writes it) that replaces the digests as the truth of the
+    /// held-out rows.
     #[arg(long, value_name = "FILE")]
     truth: Option<PathBuf>,
 }
 
-fn open(path: &Path) -> io::Result<Box<dyn BufRead>> {
-    let raw: Box<dyn Read> = if path.as_os_str() == "-" {
+fn open(path: &Path) -> io::Result<Box<dyn BufRead + Send>> {
+    let raw: Box<dyn Read + Send> = if path.as_os_str() == "-" {
         Box::new(io::stdin())
     } else {
         Box::new(
@@ -170,29 +171,23 @@ fn note(msg: std::fmt::Arguments<'_>) {
     irinorm_stream::note(msg);
 }
 
-/// An observation of the crawl-file readers (irinorm-archive) as a row.
-fn row_of(o: irinorm_archive::Observation) -> Row {
-    Row {
-        url: o.url,
-        digest: o.digest,
-        time: o.time,
-        status: o.status,
-        location: o.location,
-    }
-}
-
-/// Reads a WARC, ARC or redirect log with the readers of irinorm-archive.
-fn read_archive(p: &Path, all: &mut Vec<Row>) -> Result<bool, CliError> {
-    let recs = irinorm_archive::open(p, None)
+/// Reads a crawl file (WARC, ARC, CDX, CDXJ, redirect log) with the
+/// readers of irinorm-archive, from its decompressed stream.
+fn read_archive(
+    p: &Path,
+    r: Box<dyn BufRead + Send>,
+    format: irinorm_archive::Format,
+    all: &mut Vec<Row>,
+) -> Result<bool, CliError> {
+    let mut recs = irinorm_archive::from_reader(r, Some(format))
         .map_err(|e| CliError::Usage(format!("{}: {e}", p.display())))?;
     let mut bad = 0u64;
     let mut rows = 0u64;
-    let mut recs = recs;
     for r in recs.by_ref() {
         match r {
             Ok(o) => {
                 rows += 1;
-                all.push(row_of(o));
+                all.push(Row::from(o));
             }
             Err(e) => {
                 bad += 1;
@@ -214,9 +209,10 @@ fn read_archive(p: &Path, all: &mut Vec<Row>) -> Result<bool, CliError> {
 }
 
 /// Reads every input, reporting rejected lines; returns the rows and
-/// whether any line was rejected. WARC, ARC and redirect logs go through
-/// the readers of irinorm-archive; CDX, CDXJ, TSV with a digest or size
-/// column and URL lists through [`rows::read`].
+/// whether any line was rejected. Crawl files (WARC, ARC, CDX, CDXJ,
+/// redirect logs, told by their first bytes) go through the readers of
+/// irinorm-archive; anything else is a URL list with an optional digest or
+/// size column ([`rows::read`]).
 fn read_rows(inputs: &[PathBuf]) -> Result<(Vec<Row>, bool), CliError> {
     use irinorm_archive::Format;
     let mut all = Vec::new();
@@ -224,14 +220,16 @@ fn read_rows(inputs: &[PathBuf]) -> Result<(Vec<Row>, bool), CliError> {
     for p in inputs {
         let mut r = open(p).map_err(CliError::Io)?;
         let head = r.fill_buf().map_err(CliError::Io)?;
-        if p.as_os_str() != "-"
-            && matches!(
-                irinorm_archive::detect(head),
-                Some(Format::Warc | Format::Arc | Format::RedirectTsv)
-            )
-        {
-            any_rejected |= read_archive(p, &mut all)?;
-            continue;
+        match irinorm_archive::detect(head) {
+            Some(
+                f @ (Format::Warc | Format::Arc | Format::Cdx | Format::Cdxj | Format::RedirectTsv),
+            ) => {
+                any_rejected |= read_archive(p, r, f, &mut all)?;
+                continue;
+            }
+            // A digest list is a URL list with a digest column; a column
+            // of digits is a size there.
+            Some(Format::DigestTsv) | None => {}
         }
         let st = rows::read(r, |row| all.push(row)).map_err(CliError::Io)?;
         for rej in &st.rejects {
@@ -364,17 +362,24 @@ fn line(f: &Figures, beyond: Option<f64>, rules: &str) -> String {
 
 pub(crate) fn run(a: Args) -> Result<ExitCode, CliError> {
     if let Some(seed) = a.simulate {
-        let rows = sim::crawl(seed, a.sites, a.pages, a.epoch);
-        let mut text = String::new();
-        sim::to_cdx(&rows, &mut text);
-        write_out(a.output.as_deref(), &text)?;
-        if let Some(t) = &a.truth {
-            let mut tsv = String::new();
-            for r in &rows {
-                let _ = writeln!(tsv, "{}\t{}", r.row.url, r.truth);
-            }
-            write_out(Some(t), &tsv)?;
-        }
+        let Some(out) = a.output.as_deref() else {
+            return usage("--simulate: give -o PREFIX (PREFIX.warc.gz, .cdx, .cdxj, .truth.tsv)");
+        };
+        let caps = sim::captures(seed, a.sites, a.pages, a.epoch);
+        let dir = out.parent().filter(|d| !d.as_os_str().is_empty());
+        let name = out.file_name().and_then(|n| n.to_str()).unwrap_or("crawl");
+        let files = irinorm_frontier::write_crawl(&caps, dir.unwrap_or(Path::new(".")), name)
+            .map_err(CliError::Io)?;
+        note(format_args!(
+            "{} captures: {} ({} records, {} revisits), {}, {}, {}",
+            caps.len(),
+            files.warc.display(),
+            files.records,
+            files.revisits,
+            files.cdx.display(),
+            files.cdxj.display(),
+            files.truth.display()
+        ));
         return Ok(ExitCode::SUCCESS);
     }
     if a.input.is_empty() && a.evidence.is_none() {
@@ -449,8 +454,13 @@ pub(crate) fn run(a: Args) -> Result<ExitCode, CliError> {
             let mut map = std::collections::HashMap::new();
             for l in open(p).map_err(CliError::Io)?.lines() {
                 let l = l.map_err(CliError::Io)?;
-                if let Some((u, t)) = l.split_once('\t') {
-                    map.insert(u.to_owned(), t.to_owned());
+                // url, page[, canonical, rung3, mechanism, status]; the
+                // header of --simulate's file names its columns.
+                let mut f = l.split('\t');
+                if let (Some(u), Some(t)) = (f.next(), f.next()) {
+                    if !(u == "url" && t == "page") {
+                        map.insert(u.to_owned(), t.to_owned());
+                    }
                 }
             }
             test.iter()
