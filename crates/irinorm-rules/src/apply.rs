@@ -18,7 +18,7 @@ use irinorm::ladder::Rung;
 use irinorm::{split_trusted, Meta};
 
 use crate::config::Config;
-use crate::glob::{self, NameIndex};
+use crate::glob::{self, NameIndex, ParamPrefixes};
 use crate::host_rules::{Comps, HostIndex, Note};
 use crate::rule::{RuleName, RuleSet};
 
@@ -128,6 +128,8 @@ struct Env<'c> {
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Names {
     query_params: NameIndex,
+    /// `query_params` as prefixes, when its patterns allow it.
+    query_prefixes: Option<ParamPrefixes>,
     session_ids: NameIndex,
     host_rules: HostIndex,
 }
@@ -136,6 +138,7 @@ impl Names {
     pub(crate) fn new(config: &Config) -> Self {
         Names {
             query_params: NameIndex::new(&config.query_params),
+            query_prefixes: ParamPrefixes::new(&config.query_params),
             session_ids: NameIndex::new(&config.session_ids),
             host_rules: HostIndex::new(&config.host_rules),
         }
@@ -440,6 +443,315 @@ fn any_param_name(q: &str, names: &NameIndex) -> bool {
             return false;
         }
         rest = &rest[end + 1..];
+    }
+}
+
+/// The rules of a set that [`query_in_place`] can apply on its own:
+/// `remove-query-params` and `remove-fragment`. When the set holds
+/// `remove-query-params`, no other rule of the query section and no host
+/// rules, and [`may_apply`] proves that the set's other rules do not fire,
+/// the only changes are the filtered query and the dropped fragment: the
+/// sections before the query look at scheme, userinfo, host and path, which
+/// the query rules do not change, and their first pass changes nothing.
+pub(crate) fn query_in_place_set(rules: RuleSet) -> Option<RuleSet> {
+    use RuleName as R;
+    let fast = rules.contains(R::RemoveQueryParams)
+        && ![
+            R::RemoveSessionIds,
+            R::RemoveDefaultQueryParams,
+            R::SortQuery,
+            R::RemoveEmptyQuery,
+            R::HostRules,
+            R::AddWww,
+            R::AddTrailingSlash,
+            R::RemoveDirectoryIndex,
+        ]
+        .iter()
+        .any(|&r| rules.contains(r));
+    fast.then(|| {
+        rules
+            .without(R::RemoveQueryParams)
+            .without(R::RemoveFragment)
+    })
+}
+
+/// [`may_apply`] for the rules of `crawler` besides the query and fragment
+/// (remove-trailing-host-dot, decode-ipv4-forms), inline: the same two
+/// tests on the host, without the call and the walk over the other
+/// rules, which cost a few percent of `crawler` on short URLs (issue 14).
+/// Other sets go to [`may_apply`].
+#[inline(always)]
+fn others_may_apply(s: &str, m: &Meta, others: RuleSet, config: &Config, names: &Names) -> bool {
+    use RuleName as R;
+    let host_only = others
+        .without(R::RemoveTrailingHostDot)
+        .without(R::DecodeIpv4Forms)
+        .is_empty();
+    if !host_only {
+        return may_apply(s, m, others, config, names);
+    }
+    let Some(h) = m.host(s) else {
+        return false;
+    };
+    let kind = m.host_kind();
+    (others.contains(R::RemoveTrailingHostDot)
+        && matches!(kind, HostKind::RegName | HostKind::Ipv4)
+        && h.ends_with('.'))
+        || (others.contains(R::DecodeIpv4Forms)
+            && kind == HostKind::RegName
+            && h.as_bytes().first().is_some_and(u8::is_ascii_digit)
+            && m.scheme(s)
+                .is_some_and(|x| x.eq_ignore_ascii_case("http") || x.eq_ignore_ascii_case("https")))
+}
+
+/// [`apply_split`] on `out[start..]` for a set accepted by
+/// [`query_in_place_set`] (`others`: the set without the two rules it
+/// applies), editing `out` in place: screening the query and removing its
+/// tracking parameters is one pass, removed parameters are cut out of
+/// `out` (no new string, no copy of the whole reference, no second parse).
+/// Returns `false`, with `out` untouched, when another rule of the set may
+/// fire: the caller then takes the general path. Same bytes and the same
+/// `applied` as [`apply_split`] (a property test compares them; issue 14).
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn query_in_place(
+    out: &mut String,
+    start: usize,
+    m: &Meta,
+    rules: RuleSet,
+    others: RuleSet,
+    config: &Config,
+    names: &Names,
+    applied: &mut Vec<RuleName>,
+) -> bool {
+    let text = &out[start..];
+    if !others.is_empty() && others_may_apply(text, m, others, config, names) {
+        return false;
+    }
+    // Debug builds check every call against the general path. The rung
+    // only matters to force-http(s), which the screen above excluded.
+    #[cfg(debug_assertions)]
+    let expected = {
+        let mut fired = applied.clone();
+        let new = apply_split(
+            text,
+            m,
+            rules,
+            config,
+            names,
+            Rung::Scheme,
+            &mut fired,
+            None,
+        );
+        (new.unwrap_or_else(|| text.to_owned()), fired)
+    };
+    // Offsets in `out`: the fragment runs to the end, the query ends where
+    // the fragment's `#` is.
+    let frag = m.fragment(text).map(|f| out.len() - f.len() - 1);
+    let query = m.query(text).map(|q| {
+        let end = frag.unwrap_or(out.len());
+        (end - q.len(), end)
+    });
+    let drop_fragment = frag.filter(|_| rules.contains(RuleName::RemoveFragment));
+    if let Some(at) = drop_fragment {
+        out.truncate(at);
+    }
+    if let Some((qs, qe)) = query {
+        let filtered = match &names.query_prefixes {
+            Some(pre) => filter_query_by_prefixes(out, qs, qe, pre, &names.query_params),
+            None => filter_query_in_place(out, qs, qe, &names.query_params),
+        };
+        if filtered && !applied.contains(&RuleName::RemoveQueryParams) {
+            applied.push(RuleName::RemoveQueryParams);
+        }
+    }
+    if drop_fragment.is_some() && !applied.contains(&RuleName::RemoveFragment) {
+        applied.push(RuleName::RemoveFragment);
+    }
+    #[cfg(debug_assertions)]
+    assert_eq!(
+        (&out[start..], &applied[..]),
+        (expected.0.as_str(), &expected.1[..]),
+        "query_in_place differs from apply_split"
+    );
+    true
+}
+
+/// [`filter_query_in_place`] for a list of plain names and `n*` (the
+/// default list): a read-only pass over the query first (`&` found by one
+/// `memchr` iterator over the whole query, names matched in place by
+/// [`ParamPrefixes`]), noting what goes; most queries stop there. Then the
+/// parameters before the first kept one go with their `&` after them, and
+/// the later ones with the `&` before them, cut from the end backwards so
+/// that the offsets noted stay right; when nothing is kept the `?` goes
+/// too. Past 16 removed parameters, [`filter_query_in_place`] does it.
+fn filter_query_by_prefixes(
+    out: &mut String,
+    qs: usize,
+    qe: usize,
+    pre: &ParamPrefixes,
+    names: &NameIndex,
+) -> bool {
+    if qs == qe {
+        return false;
+    }
+    let q = &out.as_bytes()[qs..qe];
+    let mut cuts = [(0usize, 0usize); 16];
+    let mut n = 0;
+    let mut first_kept = None;
+    let mut start = 0;
+    loop {
+        let end = next_amp(q, start);
+        if pre.matches_param(&q[start..end]) {
+            if n == cuts.len() {
+                return filter_query_in_place(out, qs, qe, names);
+            }
+            cuts[n] = (start, end);
+            n += 1;
+        } else if first_kept.is_none() {
+            first_kept = Some(start);
+        }
+        if end == q.len() {
+            break;
+        }
+        start = end + 1;
+    }
+    if n == 0 {
+        return false;
+    }
+    match first_kept {
+        None => out.replace_range(qs - 1..qe, ""),
+        Some(f) => {
+            // Adjacent cuts (a run of removed parameters) are made as one:
+            // each cut moves the rest of the reference.
+            let later = cuts[..n]
+                .iter()
+                .rev()
+                .filter(|&&(a, _)| a > f)
+                .map(|&(a, b)| (qs + a - 1, qs + b));
+            let front = (f > 0).then_some((qs, qs + f));
+            let mut pending: Option<(usize, usize)> = None;
+            for (a, b) in later.chain(front) {
+                pending = match pending {
+                    Some((pa, pb)) if b == pa => Some((a, pb)),
+                    Some((pa, pb)) => {
+                        out.replace_range(pa..pb, "");
+                        Some((a, b))
+                    }
+                    None => Some((a, b)),
+                };
+            }
+            if let Some((a, b)) = pending {
+                out.replace_range(a..b, "");
+            }
+        }
+    }
+    true
+}
+
+/// The first `&` of `q` at or after `i`, or `q.len()`. Eight bytes at a
+/// time in a `u64` (SWAR): a byte of `x ^ 0x26..26` is zero where `q` has
+/// `&`, and `(v - 0x01..01) & !v & 0x80..80` sets the high bit of the
+/// lowest zero byte exactly (bits above it may be false, and are not
+/// read). A call of `memchr` per parameter, and a byte loop, cost more
+/// than the scan itself on parameters of some thirty bytes (issue 14).
+#[inline(always)]
+fn next_amp(q: &[u8], mut i: usize) -> usize {
+    const ONES: u64 = 0x0101_0101_0101_0101;
+    const HIGH: u64 = 0x8080_8080_8080_8080;
+    while let Some(w) = q.get(i..i + 8) {
+        let mut b = [0u8; 8];
+        b.copy_from_slice(w);
+        let v = u64::from_le_bytes(b) ^ (ONES * u64::from(b'&'));
+        let z = v.wrapping_sub(ONES) & !v & HIGH;
+        if z != 0 {
+            return i + (z.trailing_zeros() / 8) as usize;
+        }
+        i += 8;
+    }
+    q[i.min(q.len())..]
+        .iter()
+        .position(|&c| c == b'&')
+        .map_or(q.len(), |p| i + p)
+}
+
+#[cfg(test)]
+mod next_amp_tests {
+    #[test]
+    fn next_amp_is_the_first_amp() {
+        // Every placement of up to three `&` in queries of 0 to 40 bytes,
+        // from every start: the window boundaries and the tail.
+        for len in 0..40usize {
+            for a in 0..=len {
+                for b in [a + 1, a + 2, a + 8, a + 9, a + 17] {
+                    let mut q = vec![b'x'; len];
+                    for at in [a, b] {
+                        if at < len {
+                            q[at] = b'&';
+                        }
+                    }
+                    // Bytes that differ from `&` in one bit, and 0x80+.
+                    if len > 3 {
+                        q[len / 2] = if q[len / 2] == b'&' {
+                            b'&'
+                        } else {
+                            b'&' ^ 0x01
+                        };
+                        q[len - 1] = if q[len - 1] == b'&' { b'&' } else { 0xA6 };
+                    }
+                    for start in 0..=len {
+                        let want = q[start..]
+                            .iter()
+                            .position(|&c| c == b'&')
+                            .map_or(len, |p| start + p);
+                        assert_eq!(super::next_amp(&q, start), want, "{q:?} from {start}");
+                    }
+                }
+            }
+        }
+    }
+}
+
+/// `remove-query-params` on the query `out[qs..qe]` (after its `?`), in
+/// place: the same bytes as [`filter_query`] with the same names. A removed
+/// parameter goes with the `&` after it, or, when it is the last one, with
+/// the `&` before it (what precedes it then is kept parameters, each with
+/// its `&`); the last parameter removed with nothing kept before it takes
+/// the `?` along (the query was made only of what the rule removes). Kept
+/// parameters keep the `&` between them, so the result is the kept ones
+/// joined by `&`, empty ones included. Returns whether anything went.
+fn filter_query_in_place(out: &mut String, qs: usize, mut qe: usize, names: &NameIndex) -> bool {
+    if qs == qe {
+        return false;
+    }
+    let mut changed = false;
+    let mut at = qs;
+    loop {
+        let rest = &out.as_bytes()[at..qe];
+        let end = memchr::memchr(b'&', rest).map_or(qe, |e| at + e);
+        let param = &out.as_bytes()[at..end];
+        let name = memchr::memchr(b'=', param).map_or(param, |e| &param[..e]);
+        let last = end == qe;
+        if names.matches_bytes(name) {
+            changed = true;
+            let cut = if !last {
+                at..end + 1
+            } else if at > qs {
+                at - 1..end
+            } else {
+                qs - 1..end
+            };
+            qe -= cut.len();
+            out.replace_range(cut, "");
+            if last {
+                return true;
+            }
+            // The next parameter now starts at `at`.
+        } else {
+            if last {
+                return changed;
+            }
+            at = end + 1;
+        }
     }
 }
 

@@ -119,6 +119,107 @@ impl NameIndex {
     }
 }
 
+/// A parameter-name list whose patterns are all plain names or names ending
+/// in one `*` (the default tracking list), matched against a whole
+/// `name=value` parameter without finding its `=` first: a plain name `n`
+/// matches when the parameter starts with `n` followed by `=` or its end;
+/// `n*` when it starts with `n` (`n` has no `=`, so it lies in the name).
+/// Indexed by first byte (ASCII lower case), patterns stored lower-cased:
+/// one table lookup and, for most parameters, no comparison at all. Same
+/// answers as [`NameIndex::matches`] on the parameter's name (a property
+/// test checks it; issue 14).
+#[derive(Clone, Debug, Default)]
+pub(crate) struct ParamPrefixes {
+    /// (lower-cased bytes without the `*`, whether it ended in `*`),
+    /// grouped by first byte: the group of `b` is `pats[starts[b]..starts[b + 1]]`.
+    pats: Vec<(Vec<u8>, bool)>,
+    /// For each pattern, its first (up to) eight bytes with bit 5 set, and
+    /// the mask of those bytes: a parameter whose first eight bytes, with
+    /// bit 5 set, differ under the mask cannot match (ASCII case folding
+    /// only flips bit 5), so most candidates are refused by one compare.
+    quick: Vec<(u64, u64)>,
+    starts: Vec<u16>,
+}
+
+/// The first eight bytes of `p` (zeros after its end), bit 5 set in each.
+#[inline(always)]
+fn folded8(p: &[u8]) -> u64 {
+    let mut b = [0u8; 8];
+    let k = p.len().min(8);
+    b[..k].copy_from_slice(&p[..k]);
+    u64::from_le_bytes(b) | 0x2020_2020_2020_2020
+}
+
+impl ParamPrefixes {
+    /// `None` when some pattern is not of that shape (the caller uses
+    /// [`NameIndex`]), or the list is too long for the index.
+    pub(crate) fn new(patterns: &[String]) -> Option<Self> {
+        let mut pats = Vec::with_capacity(patterns.len());
+        for p in patterns {
+            let b = p.as_bytes();
+            let (body, prefix) = match b.split_last() {
+                Some((b'*', body)) => (body, true),
+                _ => (b, false),
+            };
+            if body.is_empty() || body.iter().any(|c| matches!(c, b'*' | b'=' | b'&')) {
+                return None;
+            }
+            pats.push((body.to_ascii_lowercase(), prefix));
+        }
+        if pats.len() >= u16::MAX as usize {
+            return None;
+        }
+        pats.sort_unstable_by_key(|(b, _)| b[0]);
+        let mut starts = vec![0u16; 257];
+        for (b, _) in &pats {
+            starts[b[0] as usize + 1] += 1;
+        }
+        for b in 0..256 {
+            starts[b + 1] += starts[b];
+        }
+        let quick = pats
+            .iter()
+            .map(|(p, _)| {
+                let k = p.len().min(8);
+                let mask = if k == 8 {
+                    u64::MAX
+                } else {
+                    (1u64 << (8 * k)) - 1
+                };
+                (folded8(p) & mask, mask)
+            })
+            .collect();
+        Some(ParamPrefixes {
+            pats,
+            quick,
+            starts,
+        })
+    }
+
+    /// Whether the name of the parameter `p` (`name` or `name=value`)
+    /// matches a pattern.
+    #[inline]
+    pub(crate) fn matches_param(&self, p: &[u8]) -> bool {
+        let Some(&b) = p.first() else {
+            return false;
+        };
+        let b = b.to_ascii_lowercase() as usize;
+        let (lo, hi) = (self.starts[b] as usize, self.starts[b + 1] as usize);
+        if lo == hi {
+            return false;
+        }
+        let x = folded8(p);
+        (lo..hi).any(|k| {
+            let (key, mask) = self.quick[k];
+            let (pat, prefix) = &self.pats[k];
+            x & mask == key
+                && p.len() >= pat.len()
+                && p[..pat.len()].eq_ignore_ascii_case(pat)
+                && (*prefix || p.len() == pat.len() || p[pat.len()] == b'=')
+        })
+    }
+}
+
 /// Whether a host matches an entry: exact (ASCII case-insensitive), or
 /// `*.suffix` for the suffix itself and any subdomain of it.
 pub fn host_matches(entry: &str, host: &str) -> bool {
@@ -152,6 +253,31 @@ mod tests {
         assert!(host_matches("*.example.org", "example.org"));
         assert!(!host_matches("*.example.org", "badexample.org"));
         assert!(host_matches("Example.org", "example.ORG"));
+    }
+
+    #[test]
+    fn prefixes_agree_with_the_index() {
+        let list: Vec<String> = crate::config::DEFAULT_TRACKING_PARAMS
+            .iter()
+            .map(|s| s.to_string())
+            .chain(["Ab".into(), "ab_*".into(), "x".into()])
+            .collect();
+        let pre = ParamPrefixes::new(&list).expect("the default list is plain names and n*");
+        let idx = NameIndex::new(&list);
+        let names = [
+            "", "=", "utm", "utm_", "UTM_x", "utm_=", "gclid", "GClid", "gclid2", "gcli", "_ga",
+            "_g", "ab", "AB", "ab_", "abc", "x", "xx", "hsa_", "hsa", "s_cid", "a%3Db",
+        ];
+        for n in names {
+            for v in ["", "=", "=1", "=a=b", "=utm_"] {
+                let p = format!("{n}{v}");
+                let name = p.split('=').next().unwrap();
+                assert_eq!(pre.matches_param(p.as_bytes()), idx.matches(name), "{p:?}");
+            }
+        }
+        for bad in ["*x", "a*b", "*", "", "a=b", "a&b", "a**"] {
+            assert!(ParamPrefixes::new(&[bad.to_string()]).is_none(), "{bad:?}");
+        }
     }
 
     #[test]

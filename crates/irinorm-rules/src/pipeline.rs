@@ -7,7 +7,7 @@ use std::sync::Arc;
 use irinorm::ladder::{CompareError, Explanation, Key, Normalizer, Options, Rung, Side, Warning};
 use irinorm::{split_trusted, Meta, ParseError};
 
-use crate::apply::{apply_split, Fired, Names};
+use crate::apply::{apply_split, query_in_place, query_in_place_set, Fired, Names};
 use crate::config::Config;
 use crate::preset::Preset;
 use crate::rule::{RuleName, RuleSet};
@@ -46,6 +46,9 @@ pub struct Pipeline {
     names: Arc<Names>,
     /// `safebrowsing`: the Safe Browsing key replaces the ladder and rules.
     safebrowsing: bool,
+    /// When the set allows it (`crawler`, `fetch` + `remove-query-params`):
+    /// the set without the rules [`query_in_place`] applies in place.
+    query_fast: Option<RuleSet>,
 }
 
 impl Pipeline {
@@ -74,6 +77,7 @@ impl Pipeline {
             names: Arc::new(Names::new(&config)),
             config: Arc::new(config),
             safebrowsing: false,
+            query_fast: query_in_place_set(rules),
         }
     }
 
@@ -185,10 +189,37 @@ impl Pipeline {
             return;
         }
         let text = &out[start..];
-        let meta = meta.unwrap_or_else(|| split_trusted(text));
+        // By reference: a copy of the whole `Meta` (read wide, just written
+        // narrow by the ladder) stalled on store-to-load forwarding, a
+        // third of this function's time on short references (issue 14).
+        let split;
+        let meta = match &meta {
+            Some(m) => m,
+            None => {
+                split = split_trusted(text);
+                &split
+            }
+        };
+        // The common sets screen and filter the query in one pass, in
+        // place (issue 14: `crawler` on long queries).
+        if let Some(others) = self.query_fast {
+            if query_in_place(
+                out,
+                start,
+                meta,
+                self.rules,
+                others,
+                &self.config,
+                &self.names,
+                applied,
+            ) {
+                return;
+            }
+        }
+        let text = &out[start..];
         if let Some(new) = apply_split(
             text,
-            &meta,
+            meta,
             self.rules,
             &self.config,
             &self.names,
@@ -278,6 +309,7 @@ impl Pipeline {
                 config: self.config.clone(),
                 names: self.names.clone(),
                 safebrowsing: false,
+                query_fast: self.query_fast,
             };
             if p.equivalent(a, b)? {
                 return Ok(Some(rung));
