@@ -238,17 +238,39 @@ fn parts(key: &str) -> Option<Parts<'_>> {
 }
 
 fn strip_fragment(key: &str) -> &str {
-    key.split_once('#').map_or(key, |(k, _)| k)
+    &key[..fragment_start(key)]
 }
 
 /// The origin of a rung-2 key (`scheme://authority`): what host-level
 /// conventions are kept by.
+///
+/// A scan rather than a parse (it runs for every URL of a bulk rung-3 run):
+/// the scheme is what precedes the first `:` (RFC 3986 §3.1: ALPHA *(
+/// ALPHA / DIGIT / "+" / "-" / "." )), an authority follows when `//` comes
+/// next, and it ends at the first `/`, `?` or `#` (§3.2: none of them can
+/// occur in it). For every URI this is what [`split_trusted`] finds (a
+/// property test compares both on rung-2 keys).
 pub fn origin(key: &str) -> Option<&str> {
-    let key = strip_fragment(key);
-    let m = split_trusted(key);
-    let auth = m.authority(key)?;
-    let end = m.scheme(key)?.len() + 3 + auth.len();
+    let b = key.as_bytes();
+    let colon = b.iter().position(|&c| c == b':')?;
+    let scheme_ok = b.first().is_some_and(u8::is_ascii_alphabetic)
+        && b[1..colon]
+            .iter()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'+' | b'-' | b'.'));
+    if !scheme_ok || !b[colon + 1..].starts_with(b"//") {
+        return None;
+    }
+    let start = colon + 3;
+    let end = b[start..]
+        .iter()
+        .position(|&c| matches!(c, b'/' | b'?' | b'#'))
+        .map_or(b.len(), |i| start + i);
     key.get(..end)
+}
+
+/// The byte index of the first `#` (the fragment), or the length.
+fn fragment_start(s: &str) -> usize {
+    s.bytes().position(|c| c == b'#').unwrap_or(s.len())
 }
 
 /// How `to` differs from `from` in the path, or `None` when the paths are
@@ -531,6 +553,14 @@ pub trait Evidence {
     fn latest(&self, key: &str) -> Option<Observed>;
     /// The host-level conventions recorded for an [`origin`].
     fn host_conventions(&self, origin: &str) -> Vec<HostConvention>;
+    /// A prefilter: `false` only when neither `key` nor its [`origin`] has
+    /// any evidence (no observation, no host convention), so that rung 3
+    /// costs a bulk run of unseen URLs one cheap test each. `true` means
+    /// "look". The default always looks.
+    fn may_have(&self, key: &str) -> bool {
+        let _ = key;
+        true
+    }
 }
 
 impl<T: Evidence + ?Sized> Evidence for &T {
@@ -540,9 +570,15 @@ impl<T: Evidence + ?Sized> Evidence for &T {
     fn host_conventions(&self, origin: &str) -> Vec<HostConvention> {
         (**self).host_conventions(origin)
     }
+    fn may_have(&self, key: &str) -> bool {
+        (**self).may_have(key)
+    }
 }
 
 impl<T: Evidence + ?Sized> Evidence for std::sync::Arc<T> {
+    fn may_have(&self, key: &str) -> bool {
+        (**self).may_have(key)
+    }
     fn latest(&self, key: &str) -> Option<Observed> {
         (**self).latest(key)
     }
@@ -872,6 +908,9 @@ impl<E: Evidence> Protocol<E> {
     /// nothing about `key` is recorded. The second value is the
     /// observation that decided there is no edge.
     fn next(&self, key: &str) -> (Option<Hop>, Option<Observed>) {
+        if !self.evidence.may_have(key) {
+            return (None, None);
+        }
         if let Some(o) = self.evidence.latest(key) {
             let target = o.target.as_deref().and_then(|t| evidence_key(t).ok());
             return match target {
@@ -930,19 +969,24 @@ impl<E: Evidence> Protocol<E> {
 
     /// Follows the chain from a rung-2 key.
     pub fn chain_of_key(&self, start: &str) -> Chain {
+        match self.next(start) {
+            (Some(first), _) => self.chain_after(start, first),
+            (None, last) => Chain {
+                start: start.to_owned(),
+                end: start.to_owned(),
+                hops: Vec::new(),
+                stop: Stop::End,
+                last,
+            },
+        }
+    }
+
+    /// The chain from `start` whose first hop is `first` (computed once by
+    /// the callers that test for an edge first).
+    fn chain_after(&self, start: &str, first: Hop) -> Chain {
         let mut hops: Vec<Hop> = Vec::new();
-        let mut cur = start.to_owned();
+        let mut hop = first;
         loop {
-            let (hop, last) = self.next(&cur);
-            let Some(hop) = hop else {
-                return Chain {
-                    start: start.to_owned(),
-                    end: cur,
-                    hops,
-                    stop: Stop::End,
-                    last,
-                };
-            };
             if let Some(pos) = std::iter::once(start)
                 .chain(hops.iter().map(|h| h.to.as_str()))
                 .position(|k| k == hop.to)
@@ -973,8 +1017,20 @@ impl<E: Evidence> Protocol<E> {
                     last: None,
                 };
             }
-            cur.clone_from(&hop.to);
+            let cur = hop.to.clone();
             hops.push(hop);
+            match self.next(&cur) {
+                (Some(h), _) => hop = h,
+                (None, last) => {
+                    return Chain {
+                        start: start.to_owned(),
+                        end: cur,
+                        hops,
+                        stop: Stop::End,
+                        last,
+                    }
+                }
+            }
         }
     }
 
@@ -1006,17 +1062,17 @@ impl<E: Evidence> Protocol<E> {
     /// [`Protocol::normalize`], appended to `out`.
     pub fn normalize_into(&self, input: &str, out: &mut String) -> Result<(), ParseError> {
         let n = self.uri.normalize(input)?;
-        let (k, frag) = n.split_at(n.find('#').unwrap_or(n.len()));
+        let (k, frag) = n.split_at(fragment_start(&n));
         // Fast path: no edge from the rung-2 key (most URLs): rung 2's
         // answer, without building a chain.
-        if self.next(k).0.is_none() {
+        let Some(first) = self.next(k).0 else {
             match &self.iri {
                 None => out.push_str(&n),
                 Some(iri) => out.push_str(&iri.normalize(&n)?),
             }
             return Ok(());
-        }
-        let mut s = self.chain_of_key(k).end;
+        };
+        let mut s = self.chain_after(k, first).end;
         s.push_str(frag);
         match &self.iri {
             None => out.push_str(&s),
@@ -1028,11 +1084,11 @@ impl<E: Evidence> Protocol<E> {
     /// The rung-3 comparison key: the rung-2 key of the end of the chain.
     pub fn key_into(&self, input: &str, out: &mut String) -> Result<(), ParseError> {
         let n = self.uri.normalize(input)?;
-        let (k, frag) = n.split_at(n.find('#').unwrap_or(n.len()));
-        if self.next(k).0.is_none() {
+        let (k, frag) = n.split_at(fragment_start(&n));
+        let Some(first) = self.next(k).0 else {
             return self.uri.key_into(&n, out);
-        }
-        let mut s = self.chain_of_key(k).end;
+        };
+        let mut s = self.chain_after(k, first).end;
         s.push_str(frag);
         self.uri.key_into(&s, out)
     }

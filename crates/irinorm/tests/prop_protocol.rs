@@ -109,3 +109,32 @@ proptest! {
         prop_assert_eq!(p.key(&a).unwrap(), n2.key(&a).unwrap());
     }
 }
+
+/// What `origin` computed before it became a scan: the parse's authority.
+fn parsed_origin(key: &str) -> Option<&str> {
+    let key = key.split_once('#').map_or(key, |(k, _)| k);
+    let m = irinorm::split_trusted(key);
+    let auth = m.authority(key)?;
+    let end = m.scheme(key)?.len() + 3 + auth.len();
+    key.get(..end)
+}
+
+proptest! {
+    /// The scanning `origin` finds the parsed authority on every rung-2
+    /// key: userinfo with `:`, IPv6 and IPvFuture literals, ports, empty
+    /// authorities, no authority, queries and fragments right after it.
+    #[test]
+    fn origin_is_the_parsed_authority(
+        s in "(http|HTTPS|file|urn|mailto|a+b-c.d|x)(://|:/|:)((u:p@)?(\\[v1\\.x:y\\]|\\[::1\\]|[a-z.]{0,6}|%41)(:[0-9]{0,3})?)?([/?#][a-z:/?#@]{0,6}){0,3}"
+    ) {
+        for k in [
+            irinorm::protocol::evidence_key(&s).ok(),
+            Normalizer::new(Options::default()).normalize(&s).ok().map(|c| c.into_owned()),
+        ]
+        .into_iter()
+        .flatten()
+        {
+            prop_assert_eq!(irinorm::protocol::origin(&k), parsed_origin(&k), "{}", k);
+        }
+    }
+}
