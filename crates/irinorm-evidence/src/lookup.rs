@@ -67,7 +67,7 @@ pub struct StoreEvidence {
     entries: Vec<Entry>,
     sources: Vec<String>,
     hosts: HashMap<String, Vec<HostConvention>, Fast>,
-    /// Digests of the origins of every key (the prefilter of
+    /// Origin-filter hashes of the origins of every key (the prefilter of
     /// [`crate::mapped`]).
     origins: Vec<u128>,
     /// Some key has no origin.
@@ -164,7 +164,7 @@ impl StoreEvidence {
         for (k, e) in keys.iter().zip(&ev.entries) {
             tally.add(k, e.status, e.target.as_deref());
             match irinorm::protocol::origin(k) {
-                Some(o) => ev.origins.push(digest(o)),
+                Some(o) => ev.origins.push(crate::mapped::origin_hash(o)),
                 None => ev.keys_without_origin = true,
             }
         }
@@ -210,9 +210,9 @@ impl StoreEvidence {
         (v, &self.sources)
     }
 
-    /// Digests of the distinct origins of the keys, and whether some key
-    /// has none.
-    pub(crate) fn origin_digests(&self) -> (&[u128], bool) {
+    /// Origin-filter hashes of the distinct origins of the keys, and
+    /// whether some key has none.
+    pub(crate) fn origin_keys(&self) -> (&[u128], bool) {
         (&self.origins, self.keys_without_origin)
     }
 

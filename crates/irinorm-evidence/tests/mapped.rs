@@ -81,7 +81,7 @@ fn same_answers(s: &Store, db: &Path) -> usize {
         assert_eq!(ha, hb, "host_conventions of {k}");
         // The prefilter never hides evidence.
         if a.is_some() || !ha.is_empty() {
-            assert!(mapped.may_have(k), "may_have({k})");
+            assert!(mapped.may_have(k, o), "may_have({k})");
             seen += 1;
         }
     }

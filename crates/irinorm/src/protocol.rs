@@ -84,9 +84,14 @@ impl RedirectPolicy {
     /// Whether a redirect from `from` to `to` (rung-2 keys) with `status`
     /// is an edge under this policy.
     pub fn is_edge(self, status: u16, from: &str, to: &str) -> bool {
+        self.is_edge_classified(status, classify(from, to))
+    }
+
+    /// [`RedirectPolicy::is_edge`] given `classify(from, to)`.
+    pub fn is_edge_classified(self, status: u16, conventions: Option<Conventions>) -> bool {
         let permanent = matches!(status, 301 | 308);
         match self {
-            RedirectPolicy::Conventional => permanent && classify(from, to).is_some(),
+            RedirectPolicy::Conventional => permanent && conventions.is_some(),
             RedirectPolicy::Permanent => permanent,
             RedirectPolicy::All => matches!(status, 301 | 302 | 303 | 307 | 308),
         }
@@ -557,8 +562,11 @@ pub trait Evidence {
     /// any evidence (no observation, no host convention), so that rung 3
     /// costs a bulk run of unseen URLs one cheap test each. `true` means
     /// "look". The default always looks.
-    fn may_have(&self, key: &str) -> bool {
-        let _ = key;
+    ///
+    /// `origin` is [`origin`]`(key)`, computed once by the caller (often
+    /// without a scan: the parser found it).
+    fn may_have(&self, key: &str, origin: Option<&str>) -> bool {
+        let _ = (key, origin);
         true
     }
 }
@@ -570,14 +578,14 @@ impl<T: Evidence + ?Sized> Evidence for &T {
     fn host_conventions(&self, origin: &str) -> Vec<HostConvention> {
         (**self).host_conventions(origin)
     }
-    fn may_have(&self, key: &str) -> bool {
-        (**self).may_have(key)
+    fn may_have(&self, key: &str, origin: Option<&str>) -> bool {
+        (**self).may_have(key, origin)
     }
 }
 
 impl<T: Evidence + ?Sized> Evidence for std::sync::Arc<T> {
-    fn may_have(&self, key: &str) -> bool {
-        (**self).may_have(key)
+    fn may_have(&self, key: &str, origin: Option<&str>) -> bool {
+        (**self).may_have(key, origin)
     }
     fn latest(&self, key: &str) -> Option<Observed> {
         (**self).latest(key)
@@ -908,28 +916,43 @@ impl<E: Evidence> Protocol<E> {
     /// nothing about `key` is recorded. The second value is the
     /// observation that decided there is no edge.
     fn next(&self, key: &str) -> (Option<Hop>, Option<Observed>) {
-        if !self.evidence.may_have(key) {
+        self.next_in(key, origin(key))
+    }
+
+    /// [`Protocol::next`] given `origin(key)`.
+    fn next_in(&self, key: &str, origin: Option<&str>) -> (Option<Hop>, Option<Observed>) {
+        if !self.evidence.may_have(key, origin) {
             return (None, None);
         }
         if let Some(o) = self.evidence.latest(key) {
             let target = o.target.as_deref().and_then(|t| evidence_key(t).ok());
-            return match target {
-                Some(t) if t != key && self.opts.redirects.is_edge(o.status, key, &t) => (
+            let Some(t) = target.filter(|t| t != key) else {
+                return (None, Some(o));
+            };
+            // Classified once, for the policy and for the hop.
+            let conventions = classify(key, &t);
+            return if self
+                .opts
+                .redirects
+                .is_edge_classified(o.status, conventions)
+            {
+                (
                     Some(Hop {
                         from: key.to_owned(),
-                        conventions: classify(key, &t),
+                        conventions,
                         to: t,
                         kind: HopKind::Recorded(o),
                     }),
                     None,
-                ),
-                _ => (None, Some(o)),
+                )
+            } else {
+                (None, Some(o))
             };
         }
         if self.opts.min_host_support == 0 {
             return (None, None);
         }
-        let Some(origin) = origin(key) else {
+        let Some(origin) = origin else {
             return (None, None);
         };
         let conv = self.evidence.host_conventions(origin);
@@ -953,8 +976,11 @@ impl<E: Evidence> Protocol<E> {
                 used.push(*h);
             }
         }
+        if used.is_empty() {
+            return (None, None);
+        }
         match evidence_key(&cur) {
-            Ok(to) if to != key && !used.is_empty() => (
+            Ok(to) if to != key => (
                 Some(Hop {
                     from: key.to_owned(),
                     conventions: classify(key, &to),
@@ -1061,10 +1087,42 @@ impl<E: Evidence> Protocol<E> {
 
     /// [`Protocol::normalize`], appended to `out`.
     pub fn normalize_into(&self, input: &str, out: &mut String) -> Result<(), ParseError> {
+        if self.iri.is_none() {
+            // `uri` form: rung 2 is written straight into `out` and, when
+            // no edge leaves it (most URLs), stays as the answer.
+            let start = out.len();
+            let (_, meta) = self.uri.normalize_into_split(input, out)?;
+            let n = &out[start..];
+            // The parser's components when the input was already normal
+            // (most bulk input): the fragment and the origin without a scan.
+            let (k, frag, first) = match meta {
+                Some(m) => {
+                    let end = m.fragment(n).map_or(n.len(), |f| n.len() - f.len() - 1);
+                    let k = &n[..end];
+                    let o = m
+                        .authority(n)
+                        .and(m.scheme(n))
+                        .map(|_| &n[..m.path_start as usize]);
+                    (k, &n[end..], self.next_in(k, o).0)
+                }
+                None => {
+                    let (k, frag) = n.split_at(fragment_start(n));
+                    (k, frag, self.next(k).0)
+                }
+            };
+            let Some(first) = first else {
+                return Ok(());
+            };
+            let mut s = self.chain_after(k, first).end;
+            s.push_str(frag);
+            out.truncate(start);
+            out.push_str(&s);
+            return Ok(());
+        }
         let n = self.uri.normalize(input)?;
         let (k, frag) = n.split_at(fragment_start(&n));
-        // Fast path: no edge from the rung-2 key (most URLs): rung 2's
-        // answer, without building a chain.
+        // Fast path: no edge from the rung-2 key: rung 2's answer, without
+        // building a chain.
         let Some(first) = self.next(k).0 else {
             match &self.iri {
                 None => out.push_str(&n),
