@@ -46,6 +46,26 @@ with open(os.path.join(work, 'urls10.txt'), 'w') as f:
 with open(os.path.join(work, 'urls0.txt'), 'w') as f:
     for i in range(n):
         f.write(f'http://u{i % 7000}.example/d/{i}?q={i % 13}\n')
+# A WARC of responses with 2-30 KB HTML bodies, one gzip member per record
+# (WARC 1.1 Annex D.2), 1 in 5 a redirect: ingest MB/s against gunzip alone.
+import gzip, random
+rnd = random.Random(1)
+words = [w * k for w in ('lorem', 'ipsum', 'dolor', 'sit', 'amet', 'crawl', 'page') for k in (1, 2, 3)]
+with open(os.path.join(work, 'bench.warc.gz'), 'wb') as f:
+    for i in range(max(n // 200, 10)):
+        url = f'http://w{i % 300}.example/p/{i}'
+        if i % 5 == 0:
+            head = f'HTTP/1.1 301 Moved Permanently\r\nLocation: {url}/\r\nContent-Length: 0\r\n\r\n'
+            body = ''
+        else:
+            body = '<html><body>' + ' '.join(rnd.choice(words) for _ in range(rnd.randint(400, 6000))) + '</body></html>'
+            head = f'HTTP/1.1 200 OK\r\nContent-Type: text/html\r\nContent-Length: {len(body)}\r\n\r\n'
+        block = (head + body).encode()
+        rec = (f'WARC/1.1\r\nWARC-Type: response\r\nWARC-Target-URI: {url}\r\n'
+               f'WARC-Date: 2020-01-01T00:00:00Z\r\nWARC-Record-ID: <urn:uuid:{i:08d}-0000-0000-0000-000000000000>\r\n'
+               f'Content-Type: application/http; msgtype=response\r\n'
+               f'WARC-Payload-Digest: sha1:{digest(i)}\r\nContent-Length: {len(block)}\r\n\r\n').encode() + block + b'\r\n\r\n'
+        f.write(gzip.compress(rec, 6))
 # One URL: the fixed cost of a run (opening the store, mapping the file).
 with open(os.path.join(work, 'one.txt'), 'w') as f:
     f.write('http://r10.example/d/10\n')
@@ -67,6 +87,22 @@ for r in $(seq "$ROUNDS"); do
 done
 read -r s c m < <(t taskset -c 0 "$BIN" evidence ingest -q --db "$WORK/red.db" "$WORK/redirects.tsv")
 echo "redirect log: $s s wall, $c CPU s, $(python3 -c "print(round($N/$c))") lines per CPU s, peak RSS $((m / 1024)) MB, store $(stat -c %s "$WORK/red.db") bytes"
+
+echo "## WARC ingest against gunzip alone (one core, CPU seconds)"
+for r in $(seq "$ROUNDS"); do
+    rm -f "$WORK/warc.db"*
+    read -r s1 c1 m1 < <(t taskset -c 0 gzip -dc "$WORK/bench.warc.gz")
+    read -r s2 c2 m2 < <(t taskset -c 0 "$BIN" evidence ingest -q --db "$WORK/warc.db" "$WORK/bench.warc.gz")
+    mb=$(gzip -dc "$WORK/bench.warc.gz" | wc -c)
+    echo "warc round $r: $((mb / 1000000)) MB: gunzip $c1 CPU s, ingest $c2 CPU s ($(python3 -c "print(round($mb / 1e6 / max($c2, 0.005)))") MB per CPU s, $((m2 / 1024)) MB peak), ratio $(ratio "$c2" "$c1")"
+done
+for f in ../shared/evidence/pywb/warcs_iana.warc.gz; do
+    [ -f "$f" ] || continue
+    rm -f "$WORK/iana.db"*
+    read -r s1 c1 m1 < <(t taskset -c 0 gzip -dc "$f")
+    read -r s2 c2 m2 < <(t taskset -c 0 "$BIN" evidence ingest -q --db "$WORK/iana.db" "$f")
+    echo "$f: gunzip $c1 CPU s, ingest $c2 CPU s (too small to time with GNU time's 10 ms)"
+done
 
 echo "## first rung-3 run after the ingest: loads the store, writes the lookup file"
 read -r s c m < <(t "$BIN" normalize -q -j 1 --rung protocol --evidence "$WORK/red.db" -i "$WORK/one.txt")

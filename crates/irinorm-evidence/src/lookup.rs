@@ -216,6 +216,11 @@ impl StoreEvidence {
         (&self.origins, self.keys_without_origin)
     }
 
+    /// Whether some key has digest `d`.
+    pub(crate) fn has_digest(&self, d: u128) -> bool {
+        self.index.contains_key(&d)
+    }
+
     /// Number of keys with a deciding observation.
     pub fn len(&self) -> usize {
         self.entries.len()
@@ -252,6 +257,11 @@ impl StoreEvidence {
 }
 
 impl Evidence for StoreEvidence {
+    fn targets_are_keys(&self) -> bool {
+        // `observations.target` is the rung-2 key of the resolved target.
+        true
+    }
+
     fn latest(&self, key: &str) -> Option<Observed> {
         let e = &self.entries[*self.index.get(&digest(key))? as usize];
         Some(observed(

@@ -210,13 +210,16 @@ impl<'a> Table<'a> {
 
 const HAS_TARGET: u8 = 1;
 const HAS_TIME: u8 = 2;
+/// The target has no record of its own (known when the file is written).
+const TARGET_ABSENT: u8 = 4;
 
-fn key_record(e: &EntryView<'_>) -> Vec<u8> {
+fn key_record(e: &EntryView<'_>, target_absent: bool) -> Vec<u8> {
     let mut r = Vec::with_capacity(24 + e.target.map_or(0, str::len));
     r.extend_from_slice(&e.status.to_le_bytes());
     r.push(
         if e.target.is_some() { HAS_TARGET } else { 0 }
-            | if e.time.is_some() { HAS_TIME } else { 0 },
+            | if e.time.is_some() { HAS_TIME } else { 0 }
+            | if target_absent { TARGET_ABSENT } else { 0 },
     );
     r.extend_from_slice(&e.source.to_le_bytes());
     r.extend_from_slice(&e.offset.to_le_bytes());
@@ -228,8 +231,9 @@ fn key_record(e: &EntryView<'_>) -> Vec<u8> {
     r
 }
 
-/// Reads a key record (`None` if it is damaged).
-fn read_key_record(r: &[u8]) -> Option<EntryView<'_>> {
+/// Reads a key record (`None` if it is damaged), and whether its target
+/// is known to have no record.
+fn read_key_record(r: &[u8]) -> Option<(EntryView<'_>, bool)> {
     let status = u16::from_le_bytes(r.get(0..2)?.try_into().ok()?);
     let flags = *r.get(2)?;
     let source = read_u32(r, 3)?;
@@ -247,14 +251,17 @@ fn read_key_record(r: &[u8]) -> Option<EntryView<'_>> {
     };
     let time = text(flags & HAS_TIME != 0)?;
     let target = text(flags & HAS_TARGET != 0)?;
-    Some(EntryView {
-        status,
-        target,
-        time,
-        source,
-        offset,
-        disagreements,
-    })
+    Some((
+        EntryView {
+            status,
+            target,
+            time,
+            source,
+            offset,
+            disagreements,
+        },
+        flags & TARGET_ABSENT != 0,
+    ))
 }
 
 fn host_record(v: &[HostConvention]) -> Vec<u8> {
@@ -290,7 +297,13 @@ pub fn write(ev: &StoreEvidence, stamp: Stamp, path: &Path) -> io::Result<u64> {
     let (entries, sources) = ev.parts();
     let (origins, without) = ev.origin_keys();
     let flags = if without { KEYS_WITHOUT_ORIGIN } else { 0 };
-    let keys: Vec<(u128, Vec<u8>)> = entries.iter().map(|(d, e)| (*d, key_record(e))).collect();
+    let keys: Vec<(u128, Vec<u8>)> = entries
+        .iter()
+        .map(|(d, e)| {
+            let absent = e.target.is_some_and(|t| !ev.has_digest(digest(t)));
+            (*d, key_record(e, absent))
+        })
+        .collect();
     let key_bloom = bloom_build(entries.iter().map(|e| e.0), entries.len());
     let origin_bloom = bloom_build(origins.iter().copied(), origins.len());
     drop(entries);
@@ -353,9 +366,21 @@ fn tempfile_in(dir: &Path, path: &Path) -> io::Result<PathBuf> {
 
 // ---- Reading ------------------------------------------------------------
 
+thread_local! {
+    /// (instance, digest) of the target of the last record this thread
+    /// read whose target has no record of its own.
+    static ABSENT_TARGET: std::cell::Cell<(u64, u128)> = const { std::cell::Cell::new((0, 0)) };
+}
+
+/// Instance ids (for `ABSENT_TARGET`); 0 is never one.
+static NEXT_ID: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(1);
+
 /// The lookups of one store generation, memory-mapped.
 #[derive(Debug)]
 pub struct MappedEvidence {
+    /// Distinct per instance, so that one thread's lookups in two files
+    /// never mix.
+    id: u64,
     map: memmap2::Mmap,
     flags: u32,
     keys: usize,
@@ -431,6 +456,7 @@ impl MappedEvidence {
         let keys = read_u64(&map, 48).unwrap_or(0) as usize;
         let origins = read_u64(&map, 56).unwrap_or(0) as usize;
         let mut m = MappedEvidence {
+            id: NEXT_ID.fetch_add(1, std::sync::atomic::Ordering::Relaxed),
             map,
             flags,
             keys,
@@ -505,13 +531,27 @@ impl Evidence for MappedEvidence {
         }
     }
 
+    fn targets_are_keys(&self) -> bool {
+        // Written from `StoreEvidence`: keys of the resolved targets.
+        true
+    }
+
     fn latest(&self, key: &str) -> Option<Observed> {
         let d = digest(key);
+        // Following a chain asks next for the target just returned: when
+        // the file says it has no record, no probe.
+        if ABSENT_TARGET.with(|c| c.get()) == (self.id, d) {
+            return None;
+        }
         if !bloom_has(self.section(KEY_BLOOM), d) {
             return None;
         }
         let r = self.table(KEY_SLOTS, KEY_RECORDS).find(d)?;
-        Some(observed(read_key_record(r)?, &self.sources))
+        let (e, target_absent) = read_key_record(r)?;
+        if let (true, Some(t)) = (target_absent, e.target) {
+            ABSENT_TARGET.with(|c| c.set((self.id, digest(t))));
+        }
+        Some(observed(e, &self.sources))
     }
 
     fn host_conventions(&self, origin: &str) -> Vec<HostConvention> {
@@ -559,6 +599,9 @@ impl Evidence for Lookups {
             Lookups::Mapped(m) => m.may_have(key, origin),
             Lookups::Loaded(l) => l.may_have(key, origin),
         }
+    }
+    fn targets_are_keys(&self) -> bool {
+        true
     }
     fn latest(&self, key: &str) -> Option<Observed> {
         match self {

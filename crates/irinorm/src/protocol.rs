@@ -569,6 +569,12 @@ pub trait Evidence {
         let _ = (key, origin);
         true
     }
+    /// Whether every [`Observed::target`] is already an [`evidence_key`]
+    /// (stores keep the key of the resolved target), so that rung 3 need
+    /// not normalize it again. The default (`false`) normalizes it.
+    fn targets_are_keys(&self) -> bool {
+        false
+    }
 }
 
 impl<T: Evidence + ?Sized> Evidence for &T {
@@ -581,11 +587,17 @@ impl<T: Evidence + ?Sized> Evidence for &T {
     fn may_have(&self, key: &str, origin: Option<&str>) -> bool {
         (**self).may_have(key, origin)
     }
+    fn targets_are_keys(&self) -> bool {
+        (**self).targets_are_keys()
+    }
 }
 
 impl<T: Evidence + ?Sized> Evidence for std::sync::Arc<T> {
     fn may_have(&self, key: &str, origin: Option<&str>) -> bool {
         (**self).may_have(key, origin)
+    }
+    fn targets_are_keys(&self) -> bool {
+        (**self).targets_are_keys()
     }
     fn latest(&self, key: &str) -> Option<Observed> {
         (**self).latest(key)
@@ -767,6 +779,10 @@ impl Evidence for BuiltEvidence {
     fn latest(&self, key: &str) -> Option<Observed> {
         self.latest.get(key).cloned()
     }
+    fn targets_are_keys(&self) -> bool {
+        // `build` stores `evidence_key` of each target.
+        true
+    }
     fn host_conventions(&self, origin: &str) -> Vec<HostConvention> {
         self.hosts.get(origin).cloned().unwrap_or_default()
     }
@@ -925,7 +941,11 @@ impl<E: Evidence> Protocol<E> {
             return (None, None);
         }
         if let Some(o) = self.evidence.latest(key) {
-            let target = o.target.as_deref().and_then(|t| evidence_key(t).ok());
+            let target = match o.target.as_deref() {
+                // Already a key: rung 2 is idempotent, no second pass.
+                Some(t) if self.evidence.targets_are_keys() => Some(t.to_owned()),
+                t => t.and_then(|t| evidence_key(t).ok()),
+            };
             let Some(t) = target.filter(|t| t != key) else {
                 return (None, Some(o));
             };
