@@ -262,6 +262,14 @@ impl Evidence for StoreEvidence {
         true
     }
 
+    fn decision(&self, key: &str) -> Option<(u16, Option<std::borrow::Cow<'_, str>>)> {
+        let e = &self.entries[*self.index.get(&digest(key))? as usize];
+        Some((
+            e.status,
+            e.target.as_deref().map(std::borrow::Cow::Borrowed),
+        ))
+    }
+
     fn latest(&self, key: &str) -> Option<Observed> {
         let e = &self.entries[*self.index.get(&digest(key))? as usize];
         Some(observed(

@@ -27,6 +27,7 @@
 //! store or generation, or another length is not used (it is written
 //! again).
 
+use std::borrow::Cow;
 use std::fs::File;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
@@ -493,6 +494,25 @@ impl MappedEvidence {
         Some(v)
     }
 
+    /// The record of `key`.
+    fn entry(&self, key: &str) -> Option<EntryView<'_>> {
+        let d = digest(key);
+        // Following a chain asks next for the target just returned: when
+        // the file says it has no record, no probe.
+        if ABSENT_TARGET.with(|c| c.get()) == (self.id, d) {
+            return None;
+        }
+        if !bloom_has(self.section(KEY_BLOOM), d) {
+            return None;
+        }
+        let r = self.table(KEY_SLOTS, KEY_RECORDS).find(d)?;
+        let (e, target_absent) = read_key_record(r)?;
+        if let (true, Some(t)) = (target_absent, e.target) {
+            ABSENT_TARGET.with(|c| c.set((self.id, digest(t))));
+        }
+        Some(e)
+    }
+
     fn table(&self, slots: usize, records: usize) -> Table<'_> {
         Table {
             slots: self.section(slots),
@@ -537,21 +557,12 @@ impl Evidence for MappedEvidence {
     }
 
     fn latest(&self, key: &str) -> Option<Observed> {
-        let d = digest(key);
-        // Following a chain asks next for the target just returned: when
-        // the file says it has no record, no probe.
-        if ABSENT_TARGET.with(|c| c.get()) == (self.id, d) {
-            return None;
-        }
-        if !bloom_has(self.section(KEY_BLOOM), d) {
-            return None;
-        }
-        let r = self.table(KEY_SLOTS, KEY_RECORDS).find(d)?;
-        let (e, target_absent) = read_key_record(r)?;
-        if let (true, Some(t)) = (target_absent, e.target) {
-            ABSENT_TARGET.with(|c| c.set((self.id, digest(t))));
-        }
-        Some(observed(e, &self.sources))
+        Some(observed(self.entry(key)?, &self.sources))
+    }
+
+    fn decision(&self, key: &str) -> Option<(u16, Option<Cow<'_, str>>)> {
+        let e = self.entry(key)?;
+        Some((e.status, e.target.map(Cow::Borrowed)))
     }
 
     fn host_conventions(&self, origin: &str) -> Vec<HostConvention> {
@@ -602,6 +613,12 @@ impl Evidence for Lookups {
     }
     fn targets_are_keys(&self) -> bool {
         true
+    }
+    fn decision(&self, key: &str) -> Option<(u16, Option<Cow<'_, str>>)> {
+        match self {
+            Lookups::Mapped(m) => m.decision(key),
+            Lookups::Loaded(l) => l.decision(key),
+        }
     }
     fn latest(&self, key: &str) -> Option<Observed> {
         match self {

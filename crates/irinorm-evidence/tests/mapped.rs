@@ -97,6 +97,9 @@ fn same_answers(s: &Store, db: &Path) -> usize {
                 assert_eq!(pa.chain(k), pb.chain(k), "chain of {k} ({popts:?})");
                 assert_eq!(pa.normalize(k), pb.normalize(k), "{k} ({popts:?})");
                 assert_eq!(pa.key(k), pb.key(k), "{k} ({popts:?})");
+                // The normal form (keys only) ends where the chain (every
+                // hop and record) ends.
+                assert_eq!(pb.normalize(k).unwrap(), pb.chain(k).unwrap().end, "{k}");
             }
         }
     }

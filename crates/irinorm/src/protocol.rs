@@ -575,6 +575,13 @@ pub trait Evidence {
     fn targets_are_keys(&self) -> bool {
         false
     }
+    /// The status and target of `key`'s [`latest`](Evidence::latest)
+    /// observation without the rest of the record: what following a chain
+    /// needs, lent where the evidence can lend it (no allocation per hop).
+    fn decision(&self, key: &str) -> Option<(u16, Option<Cow<'_, str>>)> {
+        self.latest(key)
+            .map(|o| (o.status, o.target.map(Cow::Owned)))
+    }
 }
 
 impl<T: Evidence + ?Sized> Evidence for &T {
@@ -590,6 +597,9 @@ impl<T: Evidence + ?Sized> Evidence for &T {
     fn targets_are_keys(&self) -> bool {
         (**self).targets_are_keys()
     }
+    fn decision(&self, key: &str) -> Option<(u16, Option<Cow<'_, str>>)> {
+        (**self).decision(key)
+    }
 }
 
 impl<T: Evidence + ?Sized> Evidence for std::sync::Arc<T> {
@@ -598,6 +608,9 @@ impl<T: Evidence + ?Sized> Evidence for std::sync::Arc<T> {
     }
     fn targets_are_keys(&self) -> bool {
         (**self).targets_are_keys()
+    }
+    fn decision(&self, key: &str) -> Option<(u16, Option<Cow<'_, str>>)> {
+        (**self).decision(key)
     }
     fn latest(&self, key: &str) -> Option<Observed> {
         (**self).latest(key)
@@ -1013,6 +1026,56 @@ impl<E: Evidence> Protocol<E> {
         }
     }
 
+    /// The key [`Protocol::next`] leads to, without building the hop:
+    /// the same decision (a recorded edge; else, with no record, the host
+    /// conventions), for normal forms and keys.
+    fn next_key(&self, key: &str, origin: Option<&str>) -> Option<String> {
+        if !self.evidence.may_have(key, origin) {
+            return None;
+        }
+        match self.evidence.decision(key) {
+            Some((status, target)) => {
+                let t = match target? {
+                    Cow::Borrowed(t) if self.evidence.targets_are_keys() => t.to_owned(),
+                    Cow::Owned(t) if self.evidence.targets_are_keys() => t,
+                    t => evidence_key(&t).ok()?,
+                };
+                (t != key
+                    && self
+                        .opts
+                        .redirects
+                        .is_edge_classified(status, classify(key, &t)))
+                .then_some(t)
+            }
+            // No record: host conventions (rare; the full path).
+            None => self.next_in(key, origin).0.map(|h| h.to),
+        }
+    }
+
+    /// The end of the chain from `start` whose first hop leads to `first`:
+    /// [`Protocol::chain_after`]'s end, keeping only the keys.
+    fn end_after(&self, start: &str, first: String) -> String {
+        let mut path: Vec<String> = Vec::new();
+        let mut to = first;
+        loop {
+            let seen = || std::iter::once(start).chain(path.iter().map(String::as_str));
+            if let Some(pos) = seen().position(|k| k == to) {
+                return seen().skip(pos).min().unwrap_or(start).to_owned();
+            }
+            if path.len() == MAX_HOPS {
+                return start.to_owned();
+            }
+            let next = self.next_key(&to, origin(&to));
+            match next {
+                Some(n) => {
+                    path.push(to);
+                    to = n;
+                }
+                None => return to,
+            }
+        }
+    }
+
     /// Follows the chain from a rung-2 key.
     pub fn chain_of_key(&self, start: &str) -> Chain {
         match self.next(start) {
@@ -1123,17 +1186,17 @@ impl<E: Evidence> Protocol<E> {
                         .authority(n)
                         .and(m.scheme(n))
                         .map(|_| &n[..m.path_start as usize]);
-                    (k, &n[end..], self.next_in(k, o).0)
+                    (k, &n[end..], self.next_key(k, o))
                 }
                 None => {
                     let (k, frag) = n.split_at(fragment_start(n));
-                    (k, frag, self.next(k).0)
+                    (k, frag, self.next_key(k, origin(k)))
                 }
             };
             let Some(first) = first else {
                 return Ok(());
             };
-            let mut s = self.chain_after(k, first).end;
+            let mut s = self.end_after(k, first);
             s.push_str(frag);
             out.truncate(start);
             out.push_str(&s);
@@ -1143,14 +1206,14 @@ impl<E: Evidence> Protocol<E> {
         let (k, frag) = n.split_at(fragment_start(&n));
         // Fast path: no edge from the rung-2 key: rung 2's answer, without
         // building a chain.
-        let Some(first) = self.next(k).0 else {
+        let Some(first) = self.next_key(k, origin(k)) else {
             match &self.iri {
                 None => out.push_str(&n),
                 Some(iri) => out.push_str(&iri.normalize(&n)?),
             }
             return Ok(());
         };
-        let mut s = self.chain_after(k, first).end;
+        let mut s = self.end_after(k, first);
         s.push_str(frag);
         match &self.iri {
             None => out.push_str(&s),
@@ -1163,10 +1226,10 @@ impl<E: Evidence> Protocol<E> {
     pub fn key_into(&self, input: &str, out: &mut String) -> Result<(), ParseError> {
         let n = self.uri.normalize(input)?;
         let (k, frag) = n.split_at(fragment_start(&n));
-        let Some(first) = self.next(k).0 else {
+        let Some(first) = self.next_key(k, origin(k)) else {
             return self.uri.key_into(&n, out);
         };
-        let mut s = self.chain_after(k, first).end;
+        let mut s = self.end_after(k, first);
         s.push_str(frag);
         self.uri.key_into(&s, out)
     }

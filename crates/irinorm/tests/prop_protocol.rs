@@ -138,3 +138,30 @@ proptest! {
         }
     }
 }
+
+proptest! {
+    /// The normal form and the key (which follow the chain keeping only
+    /// keys) end where the chain with every hop and record ends.
+    #[test]
+    fn normal_form_is_the_end_of_the_chain(
+        obs in prop::collection::vec(observation(), 0..24),
+        inputs in prop::collection::vec(url(), 1..8),
+        opts in policy(),
+    ) {
+        let mut ev = MemoryEvidence::default();
+        for o in obs {
+            ev.add(o);
+        }
+        let p = Protocol::new(Options::default(), ev.build(), opts);
+        for u in &inputs {
+            let chain = p.chain(u).unwrap();
+            let n = Normalizer::new(Options::default()).normalize(u).unwrap().into_owned();
+            let frag = n.find('#').map_or("", |i| &n[i..]);
+            prop_assert_eq!(p.normalize(u).unwrap(), format!("{}{frag}", chain.end), "{}", u);
+            prop_assert_eq!(
+                p.key(u).unwrap(),
+                Normalizer::new(Options::default()).key(&format!("{}{frag}", chain.end)).unwrap()
+            );
+        }
+    }
+}
