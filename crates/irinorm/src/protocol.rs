@@ -982,15 +982,19 @@ impl<E: Evidence> Protocol<E> {
                 (None, Some(o))
             };
         }
+        (self.inferred(key, origin), None)
+    }
+
+    /// The inferred hop from `key`, which has no record: the host-level
+    /// conventions of its origin.
+    fn inferred(&self, key: &str, origin: Option<&str>) -> Option<Hop> {
         if self.opts.min_host_support == 0 {
-            return (None, None);
+            return None;
         }
-        let Some(origin) = origin else {
-            return (None, None);
-        };
+        let origin = origin?;
         let conv = self.evidence.host_conventions(origin);
         if conv.is_empty() {
-            return (None, None);
+            return None;
         }
         let mut cur = key.to_owned();
         let mut used = Vec::new();
@@ -1010,19 +1014,16 @@ impl<E: Evidence> Protocol<E> {
             }
         }
         if used.is_empty() {
-            return (None, None);
+            return None;
         }
         match evidence_key(&cur) {
-            Ok(to) if to != key => (
-                Some(Hop {
-                    from: key.to_owned(),
-                    conventions: classify(key, &to),
-                    to,
-                    kind: HopKind::Inferred(used),
-                }),
-                None,
-            ),
-            _ => (None, None),
+            Ok(to) if to != key => Some(Hop {
+                from: key.to_owned(),
+                conventions: classify(key, &to),
+                to,
+                kind: HopKind::Inferred(used),
+            }),
+            _ => None,
         }
     }
 
@@ -1047,8 +1048,8 @@ impl<E: Evidence> Protocol<E> {
                         .is_edge_classified(status, classify(key, &t)))
                 .then_some(t)
             }
-            // No record: host conventions (rare; the full path).
-            None => self.next_in(key, origin).0.map(|h| h.to),
+            // No record: host conventions.
+            None => self.inferred(key, origin).map(|h| h.to),
         }
     }
 
