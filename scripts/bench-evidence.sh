@@ -88,7 +88,7 @@ done
 read -r s c m < <(t taskset -c 0 "$BIN" evidence ingest -q --db "$WORK/red.db" "$WORK/redirects.tsv")
 echo "redirect log: $s s wall, $c CPU s, $(python3 -c "print(round($N/$c))") lines per CPU s, peak RSS $((m / 1024)) MB, store $(stat -c %s "$WORK/red.db") bytes"
 
-echo "## WARC ingest against gunzip alone (one core, CPU seconds)"
+echo "## WARC ingest against gunzip alone (GNU gzip -dc; one core, CPU seconds)"
 for r in $(seq "$ROUNDS"); do
     rm -f "$WORK/warc.db"*
     read -r s1 c1 m1 < <(t taskset -c 0 gzip -dc "$WORK/bench.warc.gz")
@@ -120,11 +120,9 @@ done
 if command -v perf > /dev/null; then
     echo "## the same with perf stat (task-clock ms, mean of $ROUNDS runs each)"
     for f in urls10 urls0; do
-        for args in "" "--rung protocol --evidence $WORK/red.db"; do
-            # shellcheck disable=SC2086
-            ms=$(perf stat -x, -e task-clock -r "$ROUNDS" "$BIN" normalize -q -j 1 $args -i "$WORK/$f.txt" 2>&1 > /dev/null | awk -F, '/task-clock/ {print $1}')
-            echo "$f ${args:+rung 3}${args:-rung 2}: $ms ms"
-        done
+        r2=$(perf stat -x, -e task-clock -r "$ROUNDS" "$BIN" normalize -q -j 1 -i "$WORK/$f.txt" 2>&1 > /dev/null | awk -F, '/task-clock/ {print $1}')
+        r3=$(perf stat -x, -e task-clock -r "$ROUNDS" "$BIN" normalize -q -j 1 --rung protocol --evidence "$WORK/red.db" -i "$WORK/$f.txt" 2>&1 > /dev/null | awk -F, '/task-clock/ {print $1}')
+        echo "$f: rung 2 $r2 ms, rung 3 $r3 ms, ratio $(ratio "$r3" "$r2")"
     done
 fi
 echo "## load average: $(cut -d' ' -f1-3 /proc/loadavg)"
