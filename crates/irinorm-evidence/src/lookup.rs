@@ -5,7 +5,9 @@
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
-use irinorm::protocol::{Evidence, HostConvention, HostTally, Observed};
+use irinorm::protocol::{
+    classify, Conventions, Decision, Evidence, HostConvention, HostTally, Observed,
+};
 
 use crate::store::{Stamp, Store, StoreError};
 
@@ -38,6 +40,9 @@ pub type Fast = BuildHasherDefault<FastHasher>;
 #[derive(Clone, Debug)]
 struct Entry {
     status: u16,
+    /// `classify(key, target)` as a byte (`NOT_CONVENTIONAL` for `None`),
+    /// computed once the latest observation is known.
+    classified: u8,
     target: Option<Box<str>>,
     time: Option<Box<str>>,
     source: u32,
@@ -47,10 +52,25 @@ struct Entry {
     disagreements: u32,
 }
 
+/// `classify` said "not conventional" (a byte: a classification is never
+/// the empty set, `classify` returns `None` then).
+pub(crate) const NOT_CONVENTIONAL: u8 = 0;
+
+/// The byte of a classification.
+pub(crate) fn classified_byte(c: Option<Conventions>) -> u8 {
+    c.map_or(NOT_CONVENTIONAL, |c| c.0)
+}
+
+/// The classification of a byte.
+pub(crate) fn classified_of(b: u8) -> Option<Conventions> {
+    (b != NOT_CONVENTIONAL).then_some(Conventions(b))
+}
+
 /// One entry, borrowed (for [`crate::mapped`]).
 #[derive(Clone, Copy, Debug)]
 pub(crate) struct EntryView<'a> {
     pub(crate) status: u16,
+    pub(crate) classified: u8,
     pub(crate) target: Option<&'a str>,
     pub(crate) time: Option<&'a str>,
     pub(crate) source: u32,
@@ -129,6 +149,7 @@ impl StoreEvidence {
                         ev.index.insert(h, ev.entries.len() as u32);
                         ev.entries.push(Entry {
                             status,
+                            classified: NOT_CONVENTIONAL,
                             target: target.map(Into::into),
                             time: time.map(Into::into),
                             source,
@@ -161,7 +182,8 @@ impl StoreEvidence {
             }
         }
         let mut tally = HostTally::default();
-        for (k, e) in keys.iter().zip(&ev.entries) {
+        for (k, e) in keys.iter().zip(ev.entries.iter_mut()) {
+            e.classified = classified_byte(e.target.as_deref().and_then(|t| classify(k, t)));
             tally.add(k, e.status, e.target.as_deref());
             match irinorm::protocol::origin(k) {
                 Some(o) => ev.origins.push(crate::mapped::origin_hash(o)),
@@ -198,6 +220,7 @@ impl StoreEvidence {
                     d,
                     EntryView {
                         status: e.status,
+                        classified: e.classified,
                         target: e.target.as_deref(),
                         time: e.time.as_deref(),
                         source: e.source,
@@ -262,12 +285,13 @@ impl Evidence for StoreEvidence {
         true
     }
 
-    fn decision(&self, key: &str) -> Option<(u16, Option<std::borrow::Cow<'_, str>>)> {
+    fn decision(&self, key: &str) -> Option<Decision<'_>> {
         let e = &self.entries[*self.index.get(&digest(key))? as usize];
-        Some((
-            e.status,
-            e.target.as_deref().map(std::borrow::Cow::Borrowed),
-        ))
+        Some(Decision {
+            status: e.status,
+            target: e.target.as_deref().map(std::borrow::Cow::Borrowed),
+            classified: Some(classified_of(e.classified)),
+        })
     }
 
     fn latest(&self, key: &str) -> Option<Observed> {
@@ -275,6 +299,7 @@ impl Evidence for StoreEvidence {
         Some(observed(
             EntryView {
                 status: e.status,
+                classified: e.classified,
                 target: e.target.as_deref(),
                 time: e.time.as_deref(),
                 source: e.source,

@@ -32,9 +32,9 @@ use std::fs::File;
 use std::io::{self, Write};
 use std::path::{Path, PathBuf};
 
-use irinorm::protocol::{Conventions, Evidence, HostConvention, Observed};
+use irinorm::protocol::{Conventions, Decision, Evidence, HostConvention, Observed};
 
-use crate::lookup::{digest, observed, EntryView, StoreEvidence};
+use crate::lookup::{classified_of, digest, observed, EntryView, StoreEvidence};
 use crate::store::Stamp;
 
 const MAGIC: &[u8; 8] = b"IRNLKUP\0";
@@ -217,6 +217,7 @@ const TARGET_ABSENT: u8 = 4;
 fn key_record(e: &EntryView<'_>, target_absent: bool) -> Vec<u8> {
     let mut r = Vec::with_capacity(24 + e.target.map_or(0, str::len));
     r.extend_from_slice(&e.status.to_le_bytes());
+    r.push(e.classified);
     r.push(
         if e.target.is_some() { HAS_TARGET } else { 0 }
             | if e.time.is_some() { HAS_TIME } else { 0 }
@@ -236,11 +237,12 @@ fn key_record(e: &EntryView<'_>, target_absent: bool) -> Vec<u8> {
 /// is known to have no record.
 fn read_key_record(r: &[u8]) -> Option<(EntryView<'_>, bool)> {
     let status = u16::from_le_bytes(r.get(0..2)?.try_into().ok()?);
-    let flags = *r.get(2)?;
-    let source = read_u32(r, 3)?;
-    let offset = read_u64(r, 7)?;
-    let disagreements = read_u32(r, 15)?;
-    let mut at = 19;
+    let classified = *r.get(2)?;
+    let flags = *r.get(3)?;
+    let source = read_u32(r, 4)?;
+    let offset = read_u64(r, 8)?;
+    let disagreements = read_u32(r, 16)?;
+    let mut at = 20;
     let mut text = |present: bool| -> Option<Option<&str>> {
         if !present {
             return Some(None);
@@ -255,6 +257,7 @@ fn read_key_record(r: &[u8]) -> Option<(EntryView<'_>, bool)> {
     Some((
         EntryView {
             status,
+            classified,
             target,
             time,
             source,
@@ -560,9 +563,13 @@ impl Evidence for MappedEvidence {
         Some(observed(self.entry(key)?, &self.sources))
     }
 
-    fn decision(&self, key: &str) -> Option<(u16, Option<Cow<'_, str>>)> {
+    fn decision(&self, key: &str) -> Option<Decision<'_>> {
         let e = self.entry(key)?;
-        Some((e.status, e.target.map(Cow::Borrowed)))
+        Some(Decision {
+            status: e.status,
+            target: e.target.map(Cow::Borrowed),
+            classified: Some(classified_of(e.classified)),
+        })
     }
 
     fn host_conventions(&self, origin: &str) -> Vec<HostConvention> {
@@ -614,7 +621,7 @@ impl Evidence for Lookups {
     fn targets_are_keys(&self) -> bool {
         true
     }
-    fn decision(&self, key: &str) -> Option<(u16, Option<Cow<'_, str>>)> {
+    fn decision(&self, key: &str) -> Option<Decision<'_>> {
         match self {
             Lookups::Mapped(m) => m.decision(key),
             Lookups::Loaded(l) => l.decision(key),

@@ -578,10 +578,27 @@ pub trait Evidence {
     /// The status and target of `key`'s [`latest`](Evidence::latest)
     /// observation without the rest of the record: what following a chain
     /// needs, lent where the evidence can lend it (no allocation per hop).
-    fn decision(&self, key: &str) -> Option<(u16, Option<Cow<'_, str>>)> {
-        self.latest(key)
-            .map(|o| (o.status, o.target.map(Cow::Owned)))
+    fn decision(&self, key: &str) -> Option<Decision<'_>> {
+        self.latest(key).map(|o| Decision {
+            status: o.status,
+            target: o.target.map(Cow::Owned),
+            classified: None,
+        })
     }
+}
+
+/// What following a chain needs of a key's latest observation
+/// ([`Evidence::decision`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Decision<'a> {
+    /// HTTP status.
+    pub status: u16,
+    /// Redirect target, as [`Observed::target`].
+    pub target: Option<Cow<'a, str>>,
+    /// `Some(classify(key, target))` when the evidence computed it when it
+    /// was built (used only when [`Evidence::targets_are_keys`]); `None`:
+    /// not known.
+    pub classified: Option<Option<Conventions>>,
 }
 
 impl<T: Evidence + ?Sized> Evidence for &T {
@@ -597,7 +614,7 @@ impl<T: Evidence + ?Sized> Evidence for &T {
     fn targets_are_keys(&self) -> bool {
         (**self).targets_are_keys()
     }
-    fn decision(&self, key: &str) -> Option<(u16, Option<Cow<'_, str>>)> {
+    fn decision(&self, key: &str) -> Option<Decision<'_>> {
         (**self).decision(key)
     }
 }
@@ -609,7 +626,7 @@ impl<T: Evidence + ?Sized> Evidence for std::sync::Arc<T> {
     fn targets_are_keys(&self) -> bool {
         (**self).targets_are_keys()
     }
-    fn decision(&self, key: &str) -> Option<(u16, Option<Cow<'_, str>>)> {
+    fn decision(&self, key: &str) -> Option<Decision<'_>> {
         (**self).decision(key)
     }
     fn latest(&self, key: &str) -> Option<Observed> {
@@ -1035,18 +1052,18 @@ impl<E: Evidence> Protocol<E> {
             return None;
         }
         match self.evidence.decision(key) {
-            Some((status, target)) => {
-                let t = match target? {
-                    Cow::Borrowed(t) if self.evidence.targets_are_keys() => t.to_owned(),
-                    Cow::Owned(t) if self.evidence.targets_are_keys() => t,
+            Some(d) => {
+                let keys = self.evidence.targets_are_keys();
+                let t = match d.target? {
+                    Cow::Borrowed(t) if keys => t.to_owned(),
+                    Cow::Owned(t) if keys => t,
                     t => evidence_key(&t).ok()?,
                 };
-                (t != key
-                    && self
-                        .opts
-                        .redirects
-                        .is_edge_classified(status, classify(key, &t)))
-                .then_some(t)
+                let c = match d.classified {
+                    Some(c) if keys => c,
+                    _ => classify(key, &t),
+                };
+                (t != key && self.opts.redirects.is_edge_classified(d.status, c)).then_some(t)
             }
             // No record: host conventions.
             None => self.inferred(key, origin).map(|h| h.to),
