@@ -8,7 +8,7 @@ use std::sync::Arc;
 use clap::builder::TypedValueParser;
 use irinorm::ladder::Rung;
 use irinorm::protocol::{ProtocolOptions, RedirectPolicy, DEFAULT_MIN_HOST_SUPPORT};
-use irinorm_evidence::{Store, StoreEvidence};
+use irinorm_evidence::{open_lookups, Lookups, Store};
 
 use crate::common::{usage, CliError};
 
@@ -65,8 +65,10 @@ impl ProtocolArgs {
         }
     }
 
-    /// Opens the store and loads its lookups.
-    pub(crate) fn load(&self, quiet: bool) -> Result<(Store, Arc<StoreEvidence>), CliError> {
+    /// Opens the store and its lookups: mapped from the lookup file beside
+    /// it, written first when missing or stale (docs/evidence.md,
+    /// "Lookups").
+    pub(crate) fn load(&self, quiet: bool) -> Result<(Store, Arc<Lookups>), CliError> {
         let Some(path) = &self.evidence else {
             return usage(
                 "--rung protocol needs --evidence FILE.db (see `irinorm evidence ingest`)",
@@ -76,14 +78,9 @@ impl ProtocolArgs {
             return usage(format!("--evidence {}: no such store", path.display()));
         }
         let store = Store::open(path).map_err(|e| CliError::Usage(e.to_string()))?;
-        let ev = StoreEvidence::load(&store).map_err(|e| CliError::Usage(e.to_string()))?;
+        let (ev, note) = open_lookups(&store, path).map_err(|e| CliError::Usage(e.to_string()))?;
         if !quiet {
-            irinorm_stream::note(format_args!(
-                "evidence: {} URLs with a deciding observation, {} origins with conventions, {:.1} MB in memory",
-                ev.len(),
-                ev.hosts().len(),
-                ev.heap_bytes() as f64 / 1e6
-            ));
+            irinorm_stream::note(format_args!("evidence: {note}"));
         }
         Ok((store, Arc::new(ev)))
     }

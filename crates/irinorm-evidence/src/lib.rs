@@ -8,14 +8,19 @@
 //! - [`StoreEvidence`]: the latest deciding observation of every key and
 //!   the host-level conventions, loaded once; implements
 //!   [`irinorm::protocol::Evidence`] for [`irinorm::protocol::Protocol`].
+//! - [`MappedEvidence`]: the same lookups materialized in a file beside
+//!   the store (`FILE.db.lookup`, written once per store generation) and
+//!   memory-mapped, with Bloom filters in front ([`open_lookups`]).
 //! - Observations come from the readers of `irinorm-archive` (WARC, ARC,
 //!   CDX, CDXJ, redirect logs, digest lists).
 
 pub mod lookup;
+pub mod mapped;
 pub mod store;
 
 pub use irinorm_archive::{Observation, ObservationKind, RecordError};
 pub use lookup::StoreEvidence;
+pub use mapped::{lookup_path, open_lookups, Lookups, MappedEvidence};
 pub use store::{
-    host_of, IngestOptions, IngestReport, Reject, Store, StoreError, Stored, SCHEMA_VERSION,
+    host_of, IngestOptions, IngestReport, Reject, Stamp, Store, StoreError, Stored, SCHEMA_VERSION,
 };

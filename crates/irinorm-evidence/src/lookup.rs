@@ -5,9 +5,11 @@
 use std::collections::HashMap;
 use std::hash::{BuildHasherDefault, Hasher};
 
-use irinorm::protocol::{Evidence, HostConvention, HostTally, Observed};
+use irinorm::protocol::{
+    classify, Conventions, Decision, Evidence, HostConvention, HostTally, Observed,
+};
 
-use crate::store::{Store, StoreError};
+use crate::store::{Stamp, Store, StoreError};
 
 /// A hasher for keys that are hashes already (the u128 digests: their low
 /// 64 bits) and for short strings (xxh3): a probe costs a few ns, not
@@ -38,6 +40,9 @@ pub type Fast = BuildHasherDefault<FastHasher>;
 #[derive(Clone, Debug)]
 struct Entry {
     status: u16,
+    /// `classify(key, target)` as a byte (`NOT_CONVENTIONAL` for `None`),
+    /// computed once the latest observation is known.
+    classified: u8,
     target: Option<Box<str>>,
     time: Option<Box<str>>,
     source: u32,
@@ -45,6 +50,32 @@ struct Entry {
     /// Non-zero when other observations of the key give another status or
     /// target (the changes of answer met while loading).
     disagreements: u32,
+}
+
+/// `classify` said "not conventional" (a byte: a classification is never
+/// the empty set, `classify` returns `None` then).
+pub(crate) const NOT_CONVENTIONAL: u8 = 0;
+
+/// The byte of a classification.
+pub(crate) fn classified_byte(c: Option<Conventions>) -> u8 {
+    c.map_or(NOT_CONVENTIONAL, |c| c.0)
+}
+
+/// The classification of a byte.
+pub(crate) fn classified_of(b: u8) -> Option<Conventions> {
+    (b != NOT_CONVENTIONAL).then_some(Conventions(b))
+}
+
+/// One entry, borrowed (for [`crate::mapped`]).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct EntryView<'a> {
+    pub(crate) status: u16,
+    pub(crate) classified: u8,
+    pub(crate) target: Option<&'a str>,
+    pub(crate) time: Option<&'a str>,
+    pub(crate) source: u32,
+    pub(crate) offset: u64,
+    pub(crate) disagreements: u32,
 }
 
 /// The rung-3 evidence of a store, in memory. Keys are kept as 128-bit
@@ -56,9 +87,14 @@ pub struct StoreEvidence {
     entries: Vec<Entry>,
     sources: Vec<String>,
     hosts: HashMap<String, Vec<HostConvention>, Fast>,
+    /// Origin-filter hashes of the origins of every key (the prefilter of
+    /// [`crate::mapped`]).
+    origins: Vec<u128>,
+    /// Some key has no origin.
+    keys_without_origin: bool,
 }
 
-fn digest(key: &str) -> u128 {
+pub(crate) fn digest(key: &str) -> u128 {
     xxhash_rust::xxh3::xxh3_128(key.as_bytes())
 }
 
@@ -113,6 +149,7 @@ impl StoreEvidence {
                         ev.index.insert(h, ev.entries.len() as u32);
                         ev.entries.push(Entry {
                             status,
+                            classified: NOT_CONVENTIONAL,
                             target: target.map(Into::into),
                             time: time.map(Into::into),
                             source,
@@ -145,11 +182,66 @@ impl StoreEvidence {
             }
         }
         let mut tally = HostTally::default();
-        for (k, e) in keys.iter().zip(&ev.entries) {
+        for (k, e) in keys.iter().zip(ev.entries.iter_mut()) {
+            e.classified = classified_byte(e.target.as_deref().and_then(|t| classify(k, t)));
             tally.add(k, e.status, e.target.as_deref());
+            match irinorm::protocol::origin(k) {
+                Some(o) => ev.origins.push(crate::mapped::origin_hash(o)),
+                None => ev.keys_without_origin = true,
+            }
         }
+        ev.origins.sort_unstable();
+        ev.origins.dedup();
+        ev.origins.shrink_to_fit();
         ev.hosts = tally.into_map().into_iter().collect();
         Ok(ev)
+    }
+
+    /// [`StoreEvidence::load`] and the store's [`Stamp`], read in one
+    /// transaction (one WAL snapshot): the stamp names exactly the
+    /// observations loaded, even while an ingest commits meanwhile.
+    pub fn load_stamped(store: &Store) -> Result<(StoreEvidence, Stamp), StoreError> {
+        let tx = store.conn.unchecked_transaction()?;
+        let stamp = store.stamp()?;
+        let ev = Self::load(store)?;
+        tx.commit()?;
+        Ok((ev, stamp))
+    }
+
+    /// Every key digest with its entry, and the sources: what
+    /// [`crate::mapped`] writes.
+    pub(crate) fn parts(&self) -> (Vec<(u128, EntryView<'_>)>, &[String]) {
+        let v = self
+            .index
+            .iter()
+            .map(|(&d, &i)| {
+                let e = &self.entries[i as usize];
+                (
+                    d,
+                    EntryView {
+                        status: e.status,
+                        classified: e.classified,
+                        target: e.target.as_deref(),
+                        time: e.time.as_deref(),
+                        source: e.source,
+                        offset: e.offset,
+                        disagreements: e.disagreements,
+                    },
+                )
+            })
+            .collect();
+        (v, &self.sources)
+    }
+
+    /// Origin-filter hashes of the distinct origins of the keys, and
+    /// whether some key has none.
+    pub(crate) fn origin_keys(&self) -> (&[u128], bool) {
+        (&self.origins, self.keys_without_origin)
+    }
+
+    /// Whether some key has digest `d`.
+    pub(crate) fn has_digest(&self, d: u128) -> bool {
+        self.index.contains_key(&d)
     }
 
     /// Number of keys with a deciding observation.
@@ -188,31 +280,58 @@ impl StoreEvidence {
 }
 
 impl Evidence for StoreEvidence {
+    fn targets_are_keys(&self) -> bool {
+        // `observations.target` is the rung-2 key of the resolved target.
+        true
+    }
+
+    fn decision(&self, key: &str) -> Option<Decision<'_>> {
+        let e = &self.entries[*self.index.get(&digest(key))? as usize];
+        Some(Decision {
+            status: e.status,
+            target: e.target.as_deref().map(std::borrow::Cow::Borrowed),
+            classified: Some(classified_of(e.classified)),
+        })
+    }
+
     fn latest(&self, key: &str) -> Option<Observed> {
         let e = &self.entries[*self.index.get(&digest(key))? as usize];
-        Some(Observed {
-            status: e.status,
-            target: e.target.as_deref().map(str::to_owned),
-            time: e.time.as_deref().map(str::to_owned),
-            source: self
-                .sources
-                .get(e.source as usize)
-                .cloned()
-                .unwrap_or_default(),
-            offset: e.offset,
-            disagreements: if e.disagreements == 0 {
-                Vec::new()
-            } else {
-                vec![
-                    "other observations of this URL give another status or target \
-                      (irinorm evidence why lists them)"
-                        .to_owned(),
-                ]
+        Some(observed(
+            EntryView {
+                status: e.status,
+                classified: e.classified,
+                target: e.target.as_deref(),
+                time: e.time.as_deref(),
+                source: e.source,
+                offset: e.offset,
+                disagreements: e.disagreements,
             },
-        })
+            &self.sources,
+        ))
     }
 
     fn host_conventions(&self, origin: &str) -> Vec<HostConvention> {
         self.hosts.get(origin).cloned().unwrap_or_default()
+    }
+}
+
+/// The [`Observed`] of an entry (both lookup paths build it here, so they
+/// answer alike).
+pub(crate) fn observed(e: EntryView<'_>, sources: &[String]) -> Observed {
+    Observed {
+        status: e.status,
+        target: e.target.map(str::to_owned),
+        time: e.time.map(str::to_owned),
+        source: sources.get(e.source as usize).cloned().unwrap_or_default(),
+        offset: e.offset,
+        disagreements: if e.disagreements == 0 {
+            Vec::new()
+        } else {
+            vec![
+                "other observations of this URL give another status or target \
+                  (irinorm evidence why lists them)"
+                    .to_owned(),
+            ]
+        },
     }
 }

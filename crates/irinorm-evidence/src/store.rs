@@ -15,7 +15,10 @@ use rusqlite::{params, Connection, OptionalExtension};
 use irinorm_archive::{Observation, ObservationKind, RecordError};
 
 /// The schema version this crate writes and reads (`meta.schema_version`).
-pub const SCHEMA_VERSION: u32 = 1;
+/// Version 2 added the `meta` rows `store_id` and `generation` (the stamp
+/// of the materialized lookups, docs/evidence.md "Lookups"); a version-1
+/// store is migrated when opened (same tables, two rows added).
+pub const SCHEMA_VERSION: u32 = 2;
 
 const SCHEMA: &str = "
 CREATE TABLE IF NOT EXISTS meta(
@@ -197,6 +200,30 @@ pub fn key_hash(key: &str) -> i64 {
     xxhash_rust::xxh3::xxh3_64(key.as_bytes()) as i64
 }
 
+/// Which store, at which generation: what materialized lookups
+/// (`crate::mapped`) are valid for. The generation is raised by every
+/// ingest transaction, in that transaction, so a committed change to the
+/// observations always changes the stamp.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Stamp {
+    /// Random at creation (`meta.store_id`): a store deleted and made
+    /// again is another store even at the same generation.
+    pub store_id: u128,
+    /// `meta.generation`.
+    pub generation: u64,
+}
+
+/// A 128-bit id for a new store: not cryptographic, only distinct from
+/// the id of another store made at another moment, in another process or
+/// at another path.
+fn new_store_id(path: &Path) -> String {
+    let now = std::time::SystemTime::now()
+        .duration_since(std::time::UNIX_EPOCH)
+        .map_or(0, |d| d.as_nanos());
+    let seed = format!("{now}/{}/{}", std::process::id(), path.display());
+    format!("{:032x}", xxhash_rust::xxh3::xxh3_128(seed.as_bytes()))
+}
+
 /// The host of a rung-2 key (for stats and the learner).
 pub fn host_of(key: &str) -> Option<&str> {
     let m = irinorm::split_trusted(key);
@@ -234,7 +261,14 @@ impl Store {
                     |r| r.get(0),
                 )
                 .optional()?;
-            if v.as_deref() != Some(&SCHEMA_VERSION.to_string()) {
+            if v.as_deref() == Some("1") {
+                // Version 1 -> 2: the tables are the same; the stamp rows
+                // are added below and the version raised.
+                conn.execute(
+                    "UPDATE meta SET value = ?1 WHERE name = 'schema_version'",
+                    [SCHEMA_VERSION.to_string()],
+                )?;
+            } else if v.as_deref() != Some(&SCHEMA_VERSION.to_string()) {
                 return Err(StoreError(format!(
                     "{}: schema version {} (this irinorm reads {SCHEMA_VERSION})",
                     path.display(),
@@ -256,7 +290,33 @@ impl Store {
             "INSERT OR IGNORE INTO meta(name, value) VALUES ('schema_version', ?1), ('key', 'rung-2 uri form without fragment')",
             [SCHEMA_VERSION.to_string()],
         )?;
+        conn.execute(
+            "INSERT OR IGNORE INTO meta(name, value) VALUES ('store_id', ?1), ('generation', '0')",
+            [new_store_id(path)],
+        )?;
         Ok(Store { conn })
+    }
+
+    /// The store's [`Stamp`]: which store, at which generation. Read in
+    /// the caller's transaction, if any.
+    pub fn stamp(&self) -> Result<Stamp, StoreError> {
+        let get = |name: &str| -> Result<String, StoreError> {
+            Ok(self
+                .conn
+                .query_row("SELECT value FROM meta WHERE name = ?1", [name], |r| {
+                    r.get::<_, String>(0)
+                })?)
+        };
+        let id = get("store_id")?;
+        let generation = get("generation")?
+            .parse()
+            .map_err(|_| StoreError("evidence store: meta.generation is not a number".into()))?;
+        Ok(Stamp {
+            store_id: u128::from_str_radix(&id, 16).map_err(|_| {
+                StoreError("evidence store: meta.store_id is not a 128-bit hex number".into())
+            })?,
+            generation,
+        })
     }
 
     fn source_id(&self, source: &str) -> Result<(i64, i64, bool), StoreError> {
@@ -292,11 +352,65 @@ impl Store {
         if complete {
             return Ok(rep);
         }
+        // Bulk load into an empty store: the key index is built once at
+        // the end (one sort instead of a random B-tree insert per row), and
+        // commits skip fsync (synchronous = OFF: a killed process still
+        // leaves every committed batch, SQLite's WAL guarantees that; only
+        // an OS crash or power loss during the load could damage the
+        // store, which was empty). The index and NORMAL come back at the
+        // end, even on error, and `Store::open` makes the index again
+        // after a kill (`CREATE INDEX IF NOT EXISTS`).
+        let bulk = !self
+            .conn
+            .query_row("SELECT EXISTS(SELECT 1 FROM observations)", [], |r| {
+                r.get::<_, bool>(0)
+            })?;
+        if bulk {
+            self.conn.pragma_update(None, "synchronous", "OFF")?;
+            self.conn
+                .execute_batch("DROP INDEX IF EXISTS observations_key")?;
+        }
+        let result = self.ingest_batches(id, committed, iter, opts, on_reject, &mut rep);
+        if bulk {
+            let end = self
+                .conn
+                .execute_batch(
+                    "CREATE INDEX IF NOT EXISTS observations_key ON observations(key_hash)",
+                )
+                .and_then(|()| self.conn.pragma_update(None, "synchronous", "NORMAL"))
+                // Everything into the database file, synced, and the WAL
+                // emptied.
+                .and_then(|()| {
+                    self.conn
+                        .query_row("PRAGMA wal_checkpoint(TRUNCATE)", [], |_| Ok(()))
+                });
+            result?;
+            end?;
+        } else {
+            result?;
+        }
+        Ok(rep)
+    }
+
+    /// The batches of [`Store::ingest_observations`].
+    fn ingest_batches<I>(
+        &mut self,
+        id: i64,
+        committed: i64,
+        iter: I,
+        opts: &IngestOptions,
+        on_reject: &mut dyn FnMut(&Reject),
+        rep: &mut IngestReport,
+    ) -> Result<(), StoreError>
+    where
+        I: IntoIterator<Item = Result<Observation, RecordError>>,
+    {
         let batch = opts.batch.max(1);
         let mut it = iter.into_iter();
         let mut done = false;
         while !done {
             let tx = self.conn.transaction()?;
+            let inserted_before = rep.inserted;
             let mut last: Option<u64> = None;
             {
                 let mut ins = tx.prepare_cached(
@@ -379,6 +493,13 @@ impl Store {
                     n += 1;
                 }
             }
+            // Any committed change invalidates materialized lookups.
+            if rep.inserted > inserted_before {
+                tx.execute(
+                    "UPDATE meta SET value = CAST(value AS INTEGER) + 1 WHERE name = 'generation'",
+                    [],
+                )?;
+            }
             if let Some(l) = last {
                 tx.execute(
                     "UPDATE sources SET committed_offset = max(committed_offset, ?2) WHERE id = ?1",
@@ -390,7 +511,7 @@ impl Store {
             }
             tx.commit()?;
         }
-        Ok(rep)
+        Ok(())
     }
 
     /// Every observation whose key is `key`, by time.

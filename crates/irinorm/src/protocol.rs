@@ -84,9 +84,14 @@ impl RedirectPolicy {
     /// Whether a redirect from `from` to `to` (rung-2 keys) with `status`
     /// is an edge under this policy.
     pub fn is_edge(self, status: u16, from: &str, to: &str) -> bool {
+        self.is_edge_classified(status, classify(from, to))
+    }
+
+    /// [`RedirectPolicy::is_edge`] given `classify(from, to)`.
+    pub fn is_edge_classified(self, status: u16, conventions: Option<Conventions>) -> bool {
         let permanent = matches!(status, 301 | 308);
         match self {
-            RedirectPolicy::Conventional => permanent && classify(from, to).is_some(),
+            RedirectPolicy::Conventional => permanent && conventions.is_some(),
             RedirectPolicy::Permanent => permanent,
             RedirectPolicy::All => matches!(status, 301 | 302 | 303 | 307 | 308),
         }
@@ -238,17 +243,39 @@ fn parts(key: &str) -> Option<Parts<'_>> {
 }
 
 fn strip_fragment(key: &str) -> &str {
-    key.split_once('#').map_or(key, |(k, _)| k)
+    &key[..fragment_start(key)]
 }
 
 /// The origin of a rung-2 key (`scheme://authority`): what host-level
 /// conventions are kept by.
+///
+/// A scan rather than a parse (it runs for every URL of a bulk rung-3 run):
+/// the scheme is what precedes the first `:` (RFC 3986 §3.1: ALPHA *(
+/// ALPHA / DIGIT / "+" / "-" / "." )), an authority follows when `//` comes
+/// next, and it ends at the first `/`, `?` or `#` (§3.2: none of them can
+/// occur in it). For every URI this is what [`split_trusted`] finds (a
+/// property test compares both on rung-2 keys).
 pub fn origin(key: &str) -> Option<&str> {
-    let key = strip_fragment(key);
-    let m = split_trusted(key);
-    let auth = m.authority(key)?;
-    let end = m.scheme(key)?.len() + 3 + auth.len();
+    let b = key.as_bytes();
+    let colon = b.iter().position(|&c| c == b':')?;
+    let scheme_ok = b.first().is_some_and(u8::is_ascii_alphabetic)
+        && b[1..colon]
+            .iter()
+            .all(|c| c.is_ascii_alphanumeric() || matches!(c, b'+' | b'-' | b'.'));
+    if !scheme_ok || !b[colon + 1..].starts_with(b"//") {
+        return None;
+    }
+    let start = colon + 3;
+    let end = b[start..]
+        .iter()
+        .position(|&c| matches!(c, b'/' | b'?' | b'#'))
+        .map_or(b.len(), |i| start + i);
     key.get(..end)
+}
+
+/// The byte index of the first `#` (the fragment), or the length.
+fn fragment_start(s: &str) -> usize {
+    s.bytes().position(|c| c == b'#').unwrap_or(s.len())
 }
 
 /// How `to` differs from `from` in the path, or `None` when the paths are
@@ -531,6 +558,47 @@ pub trait Evidence {
     fn latest(&self, key: &str) -> Option<Observed>;
     /// The host-level conventions recorded for an [`origin`].
     fn host_conventions(&self, origin: &str) -> Vec<HostConvention>;
+    /// A prefilter: `false` only when neither `key` nor its [`origin`] has
+    /// any evidence (no observation, no host convention), so that rung 3
+    /// costs a bulk run of unseen URLs one cheap test each. `true` means
+    /// "look". The default always looks.
+    ///
+    /// `origin` is [`origin`]`(key)`, computed once by the caller (often
+    /// without a scan: the parser found it).
+    fn may_have(&self, key: &str, origin: Option<&str>) -> bool {
+        let _ = (key, origin);
+        true
+    }
+    /// Whether every [`Observed::target`] is already an [`evidence_key`]
+    /// (stores keep the key of the resolved target), so that rung 3 need
+    /// not normalize it again. The default (`false`) normalizes it.
+    fn targets_are_keys(&self) -> bool {
+        false
+    }
+    /// The status and target of `key`'s [`latest`](Evidence::latest)
+    /// observation without the rest of the record: what following a chain
+    /// needs, lent where the evidence can lend it (no allocation per hop).
+    fn decision(&self, key: &str) -> Option<Decision<'_>> {
+        self.latest(key).map(|o| Decision {
+            status: o.status,
+            target: o.target.map(Cow::Owned),
+            classified: None,
+        })
+    }
+}
+
+/// What following a chain needs of a key's latest observation
+/// ([`Evidence::decision`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Decision<'a> {
+    /// HTTP status.
+    pub status: u16,
+    /// Redirect target, as [`Observed::target`].
+    pub target: Option<Cow<'a, str>>,
+    /// `Some(classify(key, target))` when the evidence computed it when it
+    /// was built (used only when [`Evidence::targets_are_keys`]); `None`:
+    /// not known.
+    pub classified: Option<Option<Conventions>>,
 }
 
 impl<T: Evidence + ?Sized> Evidence for &T {
@@ -540,9 +608,27 @@ impl<T: Evidence + ?Sized> Evidence for &T {
     fn host_conventions(&self, origin: &str) -> Vec<HostConvention> {
         (**self).host_conventions(origin)
     }
+    fn may_have(&self, key: &str, origin: Option<&str>) -> bool {
+        (**self).may_have(key, origin)
+    }
+    fn targets_are_keys(&self) -> bool {
+        (**self).targets_are_keys()
+    }
+    fn decision(&self, key: &str) -> Option<Decision<'_>> {
+        (**self).decision(key)
+    }
 }
 
 impl<T: Evidence + ?Sized> Evidence for std::sync::Arc<T> {
+    fn may_have(&self, key: &str, origin: Option<&str>) -> bool {
+        (**self).may_have(key, origin)
+    }
+    fn targets_are_keys(&self) -> bool {
+        (**self).targets_are_keys()
+    }
+    fn decision(&self, key: &str) -> Option<Decision<'_>> {
+        (**self).decision(key)
+    }
     fn latest(&self, key: &str) -> Option<Observed> {
         (**self).latest(key)
     }
@@ -723,6 +809,10 @@ impl Evidence for BuiltEvidence {
     fn latest(&self, key: &str) -> Option<Observed> {
         self.latest.get(key).cloned()
     }
+    fn targets_are_keys(&self) -> bool {
+        // `build` stores `evidence_key` of each target.
+        true
+    }
     fn host_conventions(&self, origin: &str) -> Vec<HostConvention> {
         self.hosts.get(origin).cloned().unwrap_or_default()
     }
@@ -872,30 +962,56 @@ impl<E: Evidence> Protocol<E> {
     /// nothing about `key` is recorded. The second value is the
     /// observation that decided there is no edge.
     fn next(&self, key: &str) -> (Option<Hop>, Option<Observed>) {
+        self.next_in(key, origin(key))
+    }
+
+    /// [`Protocol::next`] given `origin(key)`.
+    fn next_in(&self, key: &str, origin: Option<&str>) -> (Option<Hop>, Option<Observed>) {
+        if !self.evidence.may_have(key, origin) {
+            return (None, None);
+        }
         if let Some(o) = self.evidence.latest(key) {
-            let target = o.target.as_deref().and_then(|t| evidence_key(t).ok());
-            return match target {
-                Some(t) if t != key && self.opts.redirects.is_edge(o.status, key, &t) => (
+            let target = match o.target.as_deref() {
+                // Already a key: rung 2 is idempotent, no second pass.
+                Some(t) if self.evidence.targets_are_keys() => Some(t.to_owned()),
+                t => t.and_then(|t| evidence_key(t).ok()),
+            };
+            let Some(t) = target.filter(|t| t != key) else {
+                return (None, Some(o));
+            };
+            // Classified once, for the policy and for the hop.
+            let conventions = classify(key, &t);
+            return if self
+                .opts
+                .redirects
+                .is_edge_classified(o.status, conventions)
+            {
+                (
                     Some(Hop {
                         from: key.to_owned(),
-                        conventions: classify(key, &t),
+                        conventions,
                         to: t,
                         kind: HopKind::Recorded(o),
                     }),
                     None,
-                ),
-                _ => (None, Some(o)),
+                )
+            } else {
+                (None, Some(o))
             };
         }
+        (self.inferred(key, origin), None)
+    }
+
+    /// The inferred hop from `key`, which has no record: the host-level
+    /// conventions of its origin.
+    fn inferred(&self, key: &str, origin: Option<&str>) -> Option<Hop> {
         if self.opts.min_host_support == 0 {
-            return (None, None);
+            return None;
         }
-        let Some(origin) = origin(key) else {
-            return (None, None);
-        };
+        let origin = origin?;
         let conv = self.evidence.host_conventions(origin);
         if conv.is_empty() {
-            return (None, None);
+            return None;
         }
         let mut cur = key.to_owned();
         let mut used = Vec::new();
@@ -914,35 +1030,90 @@ impl<E: Evidence> Protocol<E> {
                 used.push(*h);
             }
         }
+        if used.is_empty() {
+            return None;
+        }
         match evidence_key(&cur) {
-            Ok(to) if to != key && !used.is_empty() => (
-                Some(Hop {
-                    from: key.to_owned(),
-                    conventions: classify(key, &to),
-                    to,
-                    kind: HopKind::Inferred(used),
-                }),
-                None,
-            ),
-            _ => (None, None),
+            Ok(to) if to != key => Some(Hop {
+                from: key.to_owned(),
+                conventions: classify(key, &to),
+                to,
+                kind: HopKind::Inferred(used),
+            }),
+            _ => None,
+        }
+    }
+
+    /// The key [`Protocol::next`] leads to, without building the hop:
+    /// the same decision (a recorded edge; else, with no record, the host
+    /// conventions), for normal forms and keys.
+    fn next_key(&self, key: &str, origin: Option<&str>) -> Option<String> {
+        if !self.evidence.may_have(key, origin) {
+            return None;
+        }
+        match self.evidence.decision(key) {
+            Some(d) => {
+                let keys = self.evidence.targets_are_keys();
+                let t = match d.target? {
+                    Cow::Borrowed(t) if keys => t.to_owned(),
+                    Cow::Owned(t) if keys => t,
+                    t => evidence_key(&t).ok()?,
+                };
+                let c = match d.classified {
+                    Some(c) if keys => c,
+                    _ => classify(key, &t),
+                };
+                (t != key && self.opts.redirects.is_edge_classified(d.status, c)).then_some(t)
+            }
+            // No record: host conventions.
+            None => self.inferred(key, origin).map(|h| h.to),
+        }
+    }
+
+    /// The end of the chain from `start` whose first hop leads to `first`:
+    /// [`Protocol::chain_after`]'s end, keeping only the keys.
+    fn end_after(&self, start: &str, first: String) -> String {
+        let mut path: Vec<String> = Vec::new();
+        let mut to = first;
+        loop {
+            let seen = || std::iter::once(start).chain(path.iter().map(String::as_str));
+            if let Some(pos) = seen().position(|k| k == to) {
+                return seen().skip(pos).min().unwrap_or(start).to_owned();
+            }
+            if path.len() == MAX_HOPS {
+                return start.to_owned();
+            }
+            let next = self.next_key(&to, origin(&to));
+            match next {
+                Some(n) => {
+                    path.push(to);
+                    to = n;
+                }
+                None => return to,
+            }
         }
     }
 
     /// Follows the chain from a rung-2 key.
     pub fn chain_of_key(&self, start: &str) -> Chain {
+        match self.next(start) {
+            (Some(first), _) => self.chain_after(start, first),
+            (None, last) => Chain {
+                start: start.to_owned(),
+                end: start.to_owned(),
+                hops: Vec::new(),
+                stop: Stop::End,
+                last,
+            },
+        }
+    }
+
+    /// The chain from `start` whose first hop is `first` (computed once by
+    /// the callers that test for an edge first).
+    fn chain_after(&self, start: &str, first: Hop) -> Chain {
         let mut hops: Vec<Hop> = Vec::new();
-        let mut cur = start.to_owned();
+        let mut hop = first;
         loop {
-            let (hop, last) = self.next(&cur);
-            let Some(hop) = hop else {
-                return Chain {
-                    start: start.to_owned(),
-                    end: cur,
-                    hops,
-                    stop: Stop::End,
-                    last,
-                };
-            };
             if let Some(pos) = std::iter::once(start)
                 .chain(hops.iter().map(|h| h.to.as_str()))
                 .position(|k| k == hop.to)
@@ -973,8 +1144,20 @@ impl<E: Evidence> Protocol<E> {
                     last: None,
                 };
             }
-            cur.clone_from(&hop.to);
+            let cur = hop.to.clone();
             hops.push(hop);
+            match self.next(&cur) {
+                (Some(h), _) => hop = h,
+                (None, last) => {
+                    return Chain {
+                        start: start.to_owned(),
+                        end: cur,
+                        hops,
+                        stop: Stop::End,
+                        last,
+                    }
+                }
+            }
         }
     }
 
@@ -1005,18 +1188,50 @@ impl<E: Evidence> Protocol<E> {
 
     /// [`Protocol::normalize`], appended to `out`.
     pub fn normalize_into(&self, input: &str, out: &mut String) -> Result<(), ParseError> {
+        if self.iri.is_none() {
+            // `uri` form: rung 2 is written straight into `out` and, when
+            // no edge leaves it (most URLs), stays as the answer.
+            let start = out.len();
+            let (_, meta) = self.uri.normalize_into_split(input, out)?;
+            let n = &out[start..];
+            // The parser's components when the input was already normal
+            // (most bulk input): the fragment and the origin without a scan.
+            let (k, frag, first) = match meta {
+                Some(m) => {
+                    let end = m.fragment(n).map_or(n.len(), |f| n.len() - f.len() - 1);
+                    let k = &n[..end];
+                    let o = m
+                        .authority(n)
+                        .and(m.scheme(n))
+                        .map(|_| &n[..m.path_start as usize]);
+                    (k, &n[end..], self.next_key(k, o))
+                }
+                None => {
+                    let (k, frag) = n.split_at(fragment_start(n));
+                    (k, frag, self.next_key(k, origin(k)))
+                }
+            };
+            let Some(first) = first else {
+                return Ok(());
+            };
+            let mut s = self.end_after(k, first);
+            s.push_str(frag);
+            out.truncate(start);
+            out.push_str(&s);
+            return Ok(());
+        }
         let n = self.uri.normalize(input)?;
-        let (k, frag) = n.split_at(n.find('#').unwrap_or(n.len()));
-        // Fast path: no edge from the rung-2 key (most URLs): rung 2's
-        // answer, without building a chain.
-        if self.next(k).0.is_none() {
+        let (k, frag) = n.split_at(fragment_start(&n));
+        // Fast path: no edge from the rung-2 key: rung 2's answer, without
+        // building a chain.
+        let Some(first) = self.next_key(k, origin(k)) else {
             match &self.iri {
                 None => out.push_str(&n),
                 Some(iri) => out.push_str(&iri.normalize(&n)?),
             }
             return Ok(());
-        }
-        let mut s = self.chain_of_key(k).end;
+        };
+        let mut s = self.end_after(k, first);
         s.push_str(frag);
         match &self.iri {
             None => out.push_str(&s),
@@ -1028,11 +1243,11 @@ impl<E: Evidence> Protocol<E> {
     /// The rung-3 comparison key: the rung-2 key of the end of the chain.
     pub fn key_into(&self, input: &str, out: &mut String) -> Result<(), ParseError> {
         let n = self.uri.normalize(input)?;
-        let (k, frag) = n.split_at(n.find('#').unwrap_or(n.len()));
-        if self.next(k).0.is_none() {
+        let (k, frag) = n.split_at(fragment_start(&n));
+        let Some(first) = self.next_key(k, origin(k)) else {
             return self.uri.key_into(&n, out);
-        }
-        let mut s = self.chain_of_key(k).end;
+        };
+        let mut s = self.end_after(k, first);
         s.push_str(frag);
         self.uri.key_into(&s, out)
     }

@@ -109,3 +109,59 @@ proptest! {
         prop_assert_eq!(p.key(&a).unwrap(), n2.key(&a).unwrap());
     }
 }
+
+/// What `origin` computed before it became a scan: the parse's authority.
+fn parsed_origin(key: &str) -> Option<&str> {
+    let key = key.split_once('#').map_or(key, |(k, _)| k);
+    let m = irinorm::split_trusted(key);
+    let auth = m.authority(key)?;
+    let end = m.scheme(key)?.len() + 3 + auth.len();
+    key.get(..end)
+}
+
+proptest! {
+    /// The scanning `origin` finds the parsed authority on every rung-2
+    /// key: userinfo with `:`, IPv6 and IPvFuture literals, ports, empty
+    /// authorities, no authority, queries and fragments right after it.
+    #[test]
+    fn origin_is_the_parsed_authority(
+        s in "(http|HTTPS|file|urn|mailto|a+b-c.d|x)(://|:/|:)((u:p@)?(\\[v1\\.x:y\\]|\\[::1\\]|[a-z.]{0,6}|%41)(:[0-9]{0,3})?)?([/?#][a-z:/?#@]{0,6}){0,3}"
+    ) {
+        for k in [
+            irinorm::protocol::evidence_key(&s).ok(),
+            Normalizer::new(Options::default()).normalize(&s).ok().map(|c| c.into_owned()),
+        ]
+        .into_iter()
+        .flatten()
+        {
+            prop_assert_eq!(irinorm::protocol::origin(&k), parsed_origin(&k), "{}", k);
+        }
+    }
+}
+
+proptest! {
+    /// The normal form and the key (which follow the chain keeping only
+    /// keys) end where the chain with every hop and record ends.
+    #[test]
+    fn normal_form_is_the_end_of_the_chain(
+        obs in prop::collection::vec(observation(), 0..24),
+        inputs in prop::collection::vec(url(), 1..8),
+        opts in policy(),
+    ) {
+        let mut ev = MemoryEvidence::default();
+        for o in obs {
+            ev.add(o);
+        }
+        let p = Protocol::new(Options::default(), ev.build(), opts);
+        for u in &inputs {
+            let chain = p.chain(u).unwrap();
+            let n = Normalizer::new(Options::default()).normalize(u).unwrap().into_owned();
+            let frag = n.find('#').map_or("", |i| &n[i..]);
+            prop_assert_eq!(p.normalize(u).unwrap(), format!("{}{frag}", chain.end), "{}", u);
+            prop_assert_eq!(
+                p.key(u).unwrap(),
+                Normalizer::new(Options::default()).key(&format!("{}{frag}", chain.end)).unwrap()
+            );
+        }
+    }
+}

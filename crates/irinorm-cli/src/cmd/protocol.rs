@@ -9,7 +9,7 @@ use std::sync::Arc;
 
 use irinorm::ladder::{Form, Side};
 use irinorm::protocol::{Chain, Hop, HopKind, Protocol, Stop, Verdict};
-use irinorm_evidence::{Store, StoreEvidence};
+use irinorm_evidence::{Lookups, Store};
 use irinorm_rules::Pipeline;
 use irinorm_stream::{DedupeConfig, Failure, JsonObject, Op, RecordMode, Task};
 use serde_json::{json, Value};
@@ -17,7 +17,7 @@ use serde_json::{json, Value};
 use crate::common::{execute, CliError, IoArgs};
 use crate::ladder_args::LadderArgs;
 
-type Proto = Protocol<Arc<StoreEvidence>>;
+type Proto = Protocol<Arc<Lookups>>;
 
 /// Rung 3 and the named rules on top of it.
 struct Rung3 {

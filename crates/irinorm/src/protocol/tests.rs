@@ -341,6 +341,10 @@ fn cycles_end_at_their_smallest_key() {
     ] {
         let ch = p.chain(s).unwrap();
         assert_eq!(ch.end, "http://a.example/x", "{s}");
+        // The normal form and the key follow the chain on their own path
+        // (keys only): the same end.
+        assert_eq!(p.normalize(s).unwrap(), "http://a.example/x", "{s}");
+        assert_eq!(p.key(s).unwrap(), "http://a.example/x", "{s}");
     }
     assert_eq!(p.chain("http://a.example/x/").unwrap().stop, Stop::Cycle);
 }
@@ -364,6 +368,11 @@ fn too_long_chains_decide_nothing() {
     let ch = p.chain("http://a.example/0").unwrap();
     assert_eq!(ch.stop, Stop::TooLong);
     assert_eq!(ch.end, "http://a.example/0");
+    assert_eq!(
+        p.normalize("http://a.example/0#f").unwrap(),
+        "http://a.example/0#f"
+    );
+    assert_eq!(p.key("http://a.example/0").unwrap(), "http://a.example/0");
     assert_eq!(
         p.normalize("http://a.example/1").unwrap(),
         "http://a.example/21"
