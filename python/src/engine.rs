@@ -10,7 +10,7 @@ use std::sync::Arc;
 use irinorm::ladder::{CompareError, Key, Side};
 use irinorm::protocol::{Hop, HopKind, Protocol, Stop, Verdict};
 use irinorm::ParseError;
-use irinorm_evidence::StoreEvidence;
+use irinorm_evidence::Lookups;
 use irinorm_rules::{Pipeline, RuleName};
 use serde_json::{json, Value};
 
@@ -18,7 +18,7 @@ use serde_json::{json, Value};
 /// loaded once, and whether named rules run on its result.
 #[derive(Debug)]
 pub(crate) struct Rung3 {
-    pub(crate) p: Protocol<Arc<StoreEvidence>>,
+    pub(crate) p: Protocol<Arc<Lookups>>,
     /// As the CLI: named rules (preset, `rules`) run on the rung-3 result
     /// through the pipeline, when there are any.
     pub(crate) with_rules: bool,

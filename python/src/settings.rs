@@ -17,7 +17,7 @@ use crate::engine::Engine;
 use crate::engine::Rung3;
 use crate::errors::usage;
 use irinorm::protocol::{Protocol, ProtocolOptions, RedirectPolicy, DEFAULT_MIN_HOST_SUPPORT};
-use irinorm_evidence::{Store, StoreEvidence};
+use irinorm_evidence::{open_lookups, Lookups, Store};
 
 /// Everything that decides a pipeline, as given from Python.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Hash)]
@@ -145,9 +145,11 @@ fn read(path: &str) -> PyResult<String> {
         .map_err(|e| pyo3::exceptions::PyOSError::new_err(format!("{path}: {e}")))
 }
 
-/// The evidence store of `evidence=` (the CLI's `--evidence`), opened and
-/// its lookups loaded into memory once (`StoreEvidence::load`).
-fn load_evidence(py: Python<'_>, evidence: &Bound<'_, PyAny>) -> PyResult<Arc<StoreEvidence>> {
+/// The evidence store of `evidence=` (the CLI's `--evidence`) and its
+/// rung-3 lookups, as the CLI opens them (`open_lookups`): mapped from the
+/// lookup file beside the store when it is current, otherwise read from
+/// the store once and the file written for later calls.
+fn load_evidence(py: Python<'_>, evidence: &Bound<'_, PyAny>) -> PyResult<Arc<Lookups>> {
     let path = fspath(py, evidence)?;
     if !std::path::Path::new(&path).is_file() {
         return Err(pyo3::exceptions::PyFileNotFoundError::new_err(format!(
@@ -155,8 +157,9 @@ fn load_evidence(py: Python<'_>, evidence: &Bound<'_, PyAny>) -> PyResult<Arc<St
         )));
     }
     let ev = py.detach(|| {
-        let store = Store::open(std::path::Path::new(&path))?;
-        StoreEvidence::load(&store)
+        let db = std::path::Path::new(&path);
+        let store = Store::open(db)?;
+        open_lookups(&store, db).map(|(lookups, _note)| lookups)
     });
     ev.map(Arc::new)
         .map_err(|e| usage(format!("evidence {path:?}: {e}")))
@@ -319,7 +322,8 @@ pub(crate) fn cached(
     base: Option<&str>,
     evidence: Option<&Bound<'_, PyAny>>,
 ) -> PyResult<Arc<Engine>> {
-    // With a store, every call loads it again (it may have changed): use
+    // With a store, every call opens it again (it may have changed; a current
+    // lookup file is only mapped): use
     // a `Normalizer` for repeated calls.
     let plain = config.is_none_or(|c| c.is_none())
         && base.is_none()
