@@ -408,6 +408,20 @@ impl Builder<'_> {
         );
     }
 
+    /// A permanent (301) redirect from `url` to the page's canonical URL:
+    /// the conventional kind rung 3 follows (LADDER.md "Rung 3").
+    fn moved(&mut self, url: String, canonical: &str, page: &str, mechanism: &'static str) {
+        self.redirect(
+            url,
+            301,
+            canonical,
+            page,
+            canonical,
+            Rung3::Protocol,
+            mechanism,
+        );
+    }
+
     fn body(&self, page: &str) -> String {
         // The home page changes with every crawl; other pages do not.
         let version = if page.ends_with(":/") { self.epoch } else { 0 };
@@ -447,29 +461,13 @@ impl Builder<'_> {
         // http -> https (conventional, permanent).
         if s.https && chance(r) {
             let url = format!("http://{}{}", s.host, p.path);
-            self.redirect(
-                url,
-                301,
-                &canonical,
-                &page,
-                &canonical,
-                Rung3::Protocol,
-                "https",
-            );
+            self.moved(url, &canonical, &page, "https");
         }
         // The other `www.` spelling.
         if chance(r) {
             let url = format!("{}://{}{}", s.scheme(), s.other_host, p.path);
             match s.www {
-                Www::Redirect => self.redirect(
-                    url,
-                    301,
-                    &canonical,
-                    &page,
-                    &canonical,
-                    Rung3::Protocol,
-                    "www",
-                ),
+                Www::Redirect => self.moved(url, &canonical, &page, "www"),
                 Www::OtherSite => {
                     let other = format!("{}w:{}", s.id, p.path);
                     let b = self.body(&other);
@@ -530,15 +528,7 @@ impl Builder<'_> {
             if chance(r) {
                 let url = s.url(&format!("{}{}", p.path, s.index_file));
                 if s.index_redirect {
-                    self.redirect(
-                        url,
-                        301,
-                        &canonical,
-                        &page,
-                        &canonical,
-                        Rung3::Protocol,
-                        "directory-index",
-                    );
+                    self.moved(url, &canonical, &page, "directory-index");
                 } else {
                     same(self, url, "index-file");
                 }
@@ -549,15 +539,7 @@ impl Builder<'_> {
             let upper = upper_first_letters(&p.path);
             let url = s.url(&upper);
             match s.case {
-                Case::Redirect => self.redirect(
-                    url,
-                    301,
-                    &canonical,
-                    &page,
-                    &canonical,
-                    Rung3::Protocol,
-                    "path-case",
-                ),
+                Case::Redirect => self.moved(url, &canonical, &page, "path-case"),
                 Case::Insensitive => same(self, url, "case-insensitive"),
                 Case::Sensitive => {
                     let own = format!("{}:{upper}", s.id);
@@ -571,15 +553,7 @@ impl Builder<'_> {
             let value = mix(r.next_u64() ^ u64::from(self.epoch)) % 1_000_000_000;
             let url = format!("{canonical}{q}{}={value:x}", s.session);
             if s.session_redirect {
-                self.redirect(
-                    url,
-                    301,
-                    &canonical,
-                    &page,
-                    &canonical,
-                    Rung3::Protocol,
-                    "dropped-query",
-                );
+                self.moved(url, &canonical, &page, "dropped-query");
             } else {
                 same(self, url, "session-param");
             }
