@@ -354,6 +354,17 @@ pub fn open(path: &Path, format: Option<Format>) -> Result<Records, FileError> {
     from_reader(File::open(path)?, format)
 }
 
+/// The format of a crawl file from its first bytes as read (plain, gzip or
+/// zstd: they are decompressed for [`detect`]); `None` when they are no
+/// crawl file. For callers that must choose a reader before handing the
+/// raw input to [`from_reader`].
+pub fn detect_raw(head: &[u8]) -> Option<Format> {
+    detect(&source::decompressed_head(
+        head,
+        source::compression_of(head),
+    ))
+}
+
 /// Reads a crawl file from any reader (see [`open`]).
 pub fn from_reader<R: Read + Send + 'static>(
     r: R,
@@ -363,7 +374,7 @@ pub fn from_reader<R: Read + Send + 'static>(
     let format = match format {
         Some(f) => f,
         None => {
-            let head = source::decompressed_head(&input, compression);
+            let head = source::decompressed_head(input.buffer(), compression);
             detect(&head).ok_or_else(|| FileError::UnknownFormat(describe_head(&head)))?
         }
     };

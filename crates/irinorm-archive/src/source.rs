@@ -27,21 +27,24 @@ pub(crate) type Text = Box<dyn BufRead + Send>;
 /// `1f 8b`, RFC 1952 §2.3.1; zstd `28 b5 2f fd`, RFC 8878 §3.1.1).
 pub(crate) fn sniff<R: Read + Send + 'static>(r: R) -> Result<(Input, Compression), FileError> {
     let mut input: Input = BufReader::with_capacity(BUF, Box::new(r));
-    let head = input.fill_buf()?;
-    let c = if head.starts_with(&[0x1f, 0x8b]) {
+    let c = compression_of(input.fill_buf()?);
+    Ok((input, c))
+}
+
+/// The compression that the first bytes of a file say.
+pub(crate) fn compression_of(head: &[u8]) -> Compression {
+    if head.starts_with(&[0x1f, 0x8b]) {
         Compression::Gzip
     } else if head.starts_with(&[0x28, 0xb5, 0x2f, 0xfd]) {
         Compression::Zstd
     } else {
         Compression::None
-    };
-    Ok((input, c))
+    }
 }
 
-/// Up to [`HEAD`] decompressed bytes from what is buffered (errors end the
-/// head early: detection looks at what could be read).
-pub(crate) fn decompressed_head(input: &Input, c: Compression) -> Vec<u8> {
-    let buf = input.buffer();
+/// Up to [`HEAD`] decompressed bytes of `buf`, the start of a file (errors
+/// end the head early: detection looks at what could be read).
+pub(crate) fn decompressed_head(buf: &[u8], c: Compression) -> Vec<u8> {
     let mut out = Vec::with_capacity(HEAD);
     let _ = match c {
         Compression::None => {

@@ -155,27 +155,6 @@ fn decompress(r: BufReader<Box<dyn Read + Send>>) -> io::Result<Box<dyn BufRead 
     })
 }
 
-/// Up to 4 KiB of the decompressed start of what `r` has buffered, for
-/// format detection (a read error ends it early).
-fn decompressed_head(r: &BufReader<Box<dyn Read + Send>>) -> Vec<u8> {
-    let head = r.buffer();
-    let mut out = Vec::new();
-    let _ = if head.starts_with(&[0x1f, 0x8b]) {
-        flate2::read::MultiGzDecoder::new(head)
-            .take(4096)
-            .read_to_end(&mut out)
-    } else if head.starts_with(&[0x28, 0xb5, 0x2f, 0xfd]) {
-        match zstd::Decoder::new(head) {
-            Ok(d) => d.take(4096).read_to_end(&mut out),
-            Err(e) => Err(e),
-        }
-    } else {
-        out.extend_from_slice(&head[..head.len().min(4096)]);
-        Ok(0)
-    };
-    out
-}
-
 fn write_out(path: Option<&Path>, text: &str) -> Result<(), CliError> {
     match path {
         Some(p) => std::fs::write(p, text)
@@ -249,7 +228,7 @@ fn read_rows(inputs: &[PathBuf]) -> Result<(Vec<Row>, bool), CliError> {
     let mut any_rejected = false;
     for p in inputs {
         let r = open_raw(p).map_err(CliError::Io)?;
-        match irinorm_archive::detect(&decompressed_head(&r)) {
+        match irinorm_archive::detect_raw(r.buffer()) {
             Some(
                 f @ (Format::Warc | Format::Arc | Format::Cdx | Format::Cdxj | Format::RedirectTsv),
             ) => {
