@@ -24,6 +24,7 @@
 #![forbid(unsafe_code)]
 #![warn(missing_docs)]
 
+mod bytefind;
 pub mod error;
 pub mod host;
 pub mod idn;
