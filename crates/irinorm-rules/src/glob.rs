@@ -120,34 +120,58 @@ impl NameIndex {
 }
 
 /// A parameter-name list whose patterns are all plain names or names ending
-/// in one `*` (the default tracking list), matched against a whole
-/// `name=value` parameter without finding its `=` first: a plain name `n`
-/// matches when the parameter starts with `n` followed by `=` or its end;
-/// `n*` when it starts with `n` (`n` has no `=`, so it lies in the name).
-/// Indexed by first byte (ASCII lower case), patterns stored lower-cased:
-/// one table lookup and, for most parameters, no comparison at all. Same
-/// answers as [`NameIndex::matches`] on the parameter's name (a property
-/// test checks it; issue 14).
+/// in one `*` (the default tracking list), matched at the start of a
+/// parameter inside the query, without finding its `=` or `&` first: a
+/// plain name `n` matches when the parameter starts with `n` followed by
+/// `=`, `&` or the end; `n*` when it starts with `n` (`n` has no `=` or
+/// `&`, so it lies in the name). Same answers as [`NameIndex::matches`] on
+/// the parameter's name (a test and a property test check it; issue 14).
+///
+/// Indexed by the parameter's first two bytes (five low bits of each: a
+/// bucket of 1,024): on real queries most parameters land in an empty
+/// bucket and cost one load and one table lookup; `utm_*` and `ut...` share
+/// a bucket, `id` and `igshid` do not (a first-byte index sent most names
+/// of a long query to a compare; issue 14, round 2).
 #[derive(Clone, Debug, Default)]
 pub(crate) struct ParamPrefixes {
-    /// (lower-cased bytes without the `*`, whether it ended in `*`),
-    /// grouped by first byte: the group of `b` is `pats[starts[b]..starts[b + 1]]`.
+    /// (lower-cased bytes without the `*`, whether it ended in `*`).
     pats: Vec<(Vec<u8>, bool)>,
     /// For each pattern, its first (up to) eight bytes with bit 5 set, and
     /// the mask of those bytes: a parameter whose first eight bytes, with
     /// bit 5 set, differ under the mask cannot match (ASCII case folding
     /// only flips bit 5), so most candidates are refused by one compare.
     quick: Vec<(u64, u64)>,
+    /// Pattern indices by bucket: the candidates of bucket `k` are
+    /// `order[starts[k]..starts[k + 1]]`. A one-byte pattern is in the 32
+    /// buckets of its first byte.
+    order: Vec<u16>,
     starts: Vec<u16>,
+}
+
+/// The first eight bytes of `q` from `at` (zeros past its end).
+#[inline(always)]
+fn load8(q: &[u8], at: usize) -> u64 {
+    let mut b = [0u8; 8];
+    match q.get(at..at + 8) {
+        Some(w) => b.copy_from_slice(w),
+        None => {
+            let tail = q.get(at..).unwrap_or(&[]);
+            b[..tail.len()].copy_from_slice(tail);
+        }
+    }
+    u64::from_le_bytes(b)
+}
+
+/// The bucket of a parameter whose first bytes are `x` (as [`load8`]).
+#[inline(always)]
+fn bucket(x: u64) -> usize {
+    (((x & 0x1f) << 5) | ((x >> 8) & 0x1f)) as usize
 }
 
 /// The first eight bytes of `p` (zeros after its end), bit 5 set in each.
 #[inline(always)]
 fn folded8(p: &[u8]) -> u64 {
-    let mut b = [0u8; 8];
-    let k = p.len().min(8);
-    b[..k].copy_from_slice(&p[..k]);
-    u64::from_le_bytes(b) | 0x2020_2020_2020_2020
+    load8(p, 0) | 0x2020_2020_2020_2020
 }
 
 impl ParamPrefixes {
@@ -166,16 +190,26 @@ impl ParamPrefixes {
             }
             pats.push((body.to_ascii_lowercase(), prefix));
         }
-        if pats.len() >= u16::MAX as usize {
+        // Each pattern is in at most 32 buckets; the starts are u16.
+        if pats.len() * 32 >= u16::MAX as usize {
             return None;
         }
-        pats.sort_unstable_by_key(|(b, _)| b[0]);
-        let mut starts = vec![0u16; 257];
-        for (b, _) in &pats {
-            starts[b[0] as usize + 1] += 1;
+        // Both cases of a letter have the same five low bits; other bytes
+        // may share a bucket with them (only a compare more).
+        let mut by_bucket: Vec<Vec<u16>> = vec![Vec::new(); 1024];
+        for (i, (p, _)) in pats.iter().enumerate() {
+            let hi = usize::from(p[0] & 0x1f) << 5;
+            match p.get(1) {
+                Some(&c) => by_bucket[hi | usize::from(c & 0x1f)].push(i as u16),
+                None => (0..32).for_each(|lo| by_bucket[hi | lo].push(i as u16)),
+            }
         }
-        for b in 0..256 {
-            starts[b + 1] += starts[b];
+        let mut starts = Vec::with_capacity(1025);
+        let mut order = Vec::new();
+        starts.push(0u16);
+        for b in &by_bucket {
+            order.extend_from_slice(b);
+            starts.push(order.len() as u16);
         }
         let quick = pats
             .iter()
@@ -192,30 +226,41 @@ impl ParamPrefixes {
         Some(ParamPrefixes {
             pats,
             quick,
+            order,
             starts,
         })
     }
 
-    /// Whether the name of the parameter `p` (`name` or `name=value`)
-    /// matches a pattern.
-    #[inline]
+    /// Whether the name of the parameter `p` (`name` or `name=value`, no
+    /// `&`) matches a pattern.
+    #[cfg(test)]
     pub(crate) fn matches_param(&self, p: &[u8]) -> bool {
-        let Some(&b) = p.first() else {
-            return false;
-        };
-        let b = b.to_ascii_lowercase() as usize;
-        let (lo, hi) = (self.starts[b] as usize, self.starts[b + 1] as usize);
-        if lo == hi {
-            return false;
-        }
-        let x = folded8(p);
-        (lo..hi).any(|k| {
-            let (key, mask) = self.quick[k];
-            let (pat, prefix) = &self.pats[k];
+        self.matches_at(p, 0)
+    }
+
+    /// Whether the name of the parameter starting at `q[at..]` (it ends at
+    /// the next `&` or the end of `q`) matches a pattern; `at` may be
+    /// `q.len()` (an empty last parameter).
+    #[inline(always)]
+    pub(crate) fn matches_at(&self, q: &[u8], at: usize) -> bool {
+        let x = load8(q, at);
+        let k = bucket(x);
+        let (lo, hi) = (self.starts[k] as usize, self.starts[k + 1] as usize);
+        lo != hi && self.candidates(q, at, x | 0x2020_2020_2020_2020, lo, hi)
+    }
+
+    /// The compares of [`Self::matches_at`] against the patterns of one bucket.
+    #[inline(never)]
+    fn candidates(&self, q: &[u8], at: usize, x: u64, lo: usize, hi: usize) -> bool {
+        let rest = q.get(at..).unwrap_or(&[]);
+        self.order[lo..hi].iter().any(|&i| {
+            let i = i as usize;
+            let (key, mask) = self.quick[i];
+            let (pat, prefix) = &self.pats[i];
             x & mask == key
-                && p.len() >= pat.len()
-                && p[..pat.len()].eq_ignore_ascii_case(pat)
-                && (*prefix || p.len() == pat.len() || p[pat.len()] == b'=')
+                && rest.len() >= pat.len()
+                && rest[..pat.len()].eq_ignore_ascii_case(pat)
+                && (*prefix || matches!(rest.get(pat.len()), None | Some(b'=' | b'&')))
         })
     }
 }
@@ -273,6 +318,24 @@ mod tests {
                 let p = format!("{n}{v}");
                 let name = p.split('=').next().unwrap();
                 assert_eq!(pre.matches_param(p.as_bytes()), idx.matches(name), "{p:?}");
+            }
+        }
+        // Inside a query: each parameter judged at its start, ending at the
+        // next `&` (or the end), after and before every other parameter.
+        for a in names {
+            for b in names {
+                for v in ["", "=1", "=utm_&"] {
+                    let q = format!("{a}{v}&{b}");
+                    let at = q.find('&').unwrap() + 1;
+                    let first = q[..at - 1].split('=').next().unwrap();
+                    assert_eq!(pre.matches_at(q.as_bytes(), 0), idx.matches(first), "{q:?}");
+                    let second = q[at..].split(['=', '&']).next().unwrap();
+                    assert_eq!(
+                        pre.matches_at(q.as_bytes(), at),
+                        idx.matches(second),
+                        "{q:?}"
+                    );
+                }
             }
         }
         for bad in ["*x", "a*b", "*", "", "a=b", "a&b", "a**"] {
