@@ -146,20 +146,83 @@ pub(crate) struct ParamPrefixes {
     /// buckets of its first byte.
     order: Vec<u16>,
     starts: Vec<u16>,
+    /// For each bucket, its entry in `entries` (0: the empty bucket).
+    entry_of: Vec<u16>,
+    /// Up to two patterns of a bucket tested without a branch or a call,
+    /// and whether the bucket has others (`slow`: then [`Self::candidates`]).
+    entries: Vec<Entry>,
 }
 
-/// The first eight bytes of `q` from `at` (zeros past its end).
-#[inline(always)]
-fn load8(q: &[u8], at: usize) -> u64 {
-    let mut b = [0u8; 8];
-    match q.get(at..at + 8) {
-        Some(w) => b.copy_from_slice(w),
-        None => {
-            let tail = q.get(at..).unwrap_or(&[]);
-            b[..tail.len()].copy_from_slice(tail);
+/// The patterns of one bucket that one masked compare decides ([`Slot`]).
+#[derive(Clone, Copy, Debug, Default)]
+struct Entry {
+    slots: [Slot; 2],
+    slow: bool,
+}
+
+/// A pattern decided by the first eight bytes of a parameter alone: its
+/// bytes (at most 8 for `n*`, 7 for a plain `n`, which needs the byte
+/// after it) are ASCII letters, digits, `_`, `-`, `.` or `~`. Setting bit 5
+/// of a byte maps only the two cases of a letter to the same value, or one
+/// of these to itself and a byte no reference in normal form holds (a
+/// control, DEL, `^`), nor `&`, `=` or the zeros past the end; so on the
+/// query of a normal form the masked compare is the case-insensitive
+/// equality. An empty slot never matches (`key` outside `mask`).
+#[derive(Clone, Copy, Debug)]
+struct Slot {
+    key: u64,
+    mask: u64,
+    /// A plain name: the byte at `8 * len` bits must end the name.
+    plain: bool,
+    shift: u32,
+}
+
+impl Default for Slot {
+    fn default() -> Self {
+        Slot {
+            key: 1,
+            mask: 0,
+            plain: false,
+            shift: 0,
         }
     }
-    u64::from_le_bytes(b)
+}
+
+impl Slot {
+    #[inline(always)]
+    fn hit(&self, x: u64, folded: u64) -> bool {
+        let next = (x >> self.shift) as u8;
+        ((folded & self.mask) == self.key)
+            & (!self.plain | (next == b'=') | (next == b'&') | (next == 0))
+    }
+}
+
+/// The first eight bytes of `q` from `at` (zeros past its end), without a
+/// call of `memcpy` for a partial word (a copy of variable length is one):
+/// the last eight bytes of `q`, shifted; a byte loop only when `q` itself
+/// is shorter than a word.
+#[inline(always)]
+pub(crate) fn load8(q: &[u8], at: usize) -> u64 {
+    let word = |w: &[u8]| {
+        let mut b = [0u8; 8];
+        b.copy_from_slice(w);
+        u64::from_le_bytes(b)
+    };
+    if let Some(w) = q.get(at..at + 8) {
+        return word(w);
+    }
+    let n = q.len();
+    if at >= n {
+        return 0;
+    }
+    if n >= 8 {
+        // `at + 8 - n` is 1 to 7: the bytes before `at` shifted out.
+        return word(&q[n - 8..]) >> (8 * (at + 8 - n));
+    }
+    q[at..]
+        .iter()
+        .enumerate()
+        .fold(0, |w, (k, &c)| w | (u64::from(c) << (8 * k)))
 }
 
 /// The bucket of a parameter whose first bytes are `x` (as [`load8`]).
@@ -211,7 +274,7 @@ impl ParamPrefixes {
             order.extend_from_slice(b);
             starts.push(order.len() as u16);
         }
-        let quick = pats
+        let quick: Vec<(u64, u64)> = pats
             .iter()
             .map(|(p, _)| {
                 let k = p.len().min(8);
@@ -223,11 +286,43 @@ impl ParamPrefixes {
                 (folded8(p) & mask, mask)
             })
             .collect();
+        let mut entry_of = vec![0u16; 1024];
+        let mut entries = vec![Entry::default()];
+        for (k, b) in by_bucket.iter().enumerate() {
+            if b.is_empty() {
+                continue;
+            }
+            let mut e = Entry::default();
+            let mut used = 0;
+            for &i in b {
+                let (p, prefix) = &pats[i as usize];
+                let exact = p.len() <= if *prefix { 8 } else { 7 }
+                    && p.iter().all(|c| {
+                        c.is_ascii_alphanumeric() || matches!(c, b'_' | b'-' | b'.' | b'~')
+                    });
+                if exact && used < 2 {
+                    let (key, mask) = quick[i as usize];
+                    e.slots[used] = Slot {
+                        key,
+                        mask,
+                        plain: !prefix,
+                        shift: if *prefix { 0 } else { 8 * p.len() as u32 },
+                    };
+                    used += 1;
+                } else {
+                    e.slow = true;
+                }
+            }
+            entry_of[k] = entries.len() as u16;
+            entries.push(e);
+        }
         Some(ParamPrefixes {
             pats,
             quick,
             order,
             starts,
+            entry_of,
+            entries,
         })
     }
 
@@ -241,12 +336,27 @@ impl ParamPrefixes {
     /// Whether the name of the parameter starting at `q[at..]` (it ends at
     /// the next `&` or the end of `q`) matches a pattern; `at` may be
     /// `q.len()` (an empty last parameter).
+    ///
+    /// `q` is the query of a reference in normal form (see [`Slot`]). The
+    /// usual case is decided without a branch: one load, two table
+    /// lookups, two masked compares; a branch that the usual bucket never
+    /// takes leads to the exact compares.
     #[inline(always)]
     pub(crate) fn matches_at(&self, q: &[u8], at: usize) -> bool {
         let x = load8(q, at);
         let k = bucket(x);
-        let (lo, hi) = (self.starts[k] as usize, self.starts[k + 1] as usize);
-        lo != hi && self.candidates(q, at, x | 0x2020_2020_2020_2020, lo, hi)
+        let folded = x | 0x2020_2020_2020_2020;
+        let ei = self.entry_of[k] as usize;
+        if ei == 0 {
+            return false;
+        }
+        let e = &self.entries[ei];
+        let fast = e.slots[0].hit(x, folded) | e.slots[1].hit(x, folded);
+        if e.slow {
+            let (lo, hi) = (self.starts[k] as usize, self.starts[k + 1] as usize);
+            return fast || self.candidates(q, at, folded, lo, hi);
+        }
+        fast
     }
 
     /// The compares of [`Self::matches_at`] against the patterns of one bucket.
@@ -305,13 +415,66 @@ mod tests {
         let list: Vec<String> = crate::config::DEFAULT_TRACKING_PARAMS
             .iter()
             .map(|s| s.to_string())
-            .chain(["Ab".into(), "ab_*".into(), "x".into()])
+            // Buckets of more than two patterns, patterns of seven and
+            // eight bytes and longer, bytes outside the exact set.
+            .chain(
+                [
+                    "Ab",
+                    "ab_*",
+                    "x",
+                    "abc",
+                    "abd*",
+                    "abcdefg",
+                    "abcdefgh*",
+                    "abcdefgh",
+                    "a@b",
+                    "a~",
+                    "a.b-c",
+                ]
+                .map(String::from),
+            )
             .collect();
         let pre = ParamPrefixes::new(&list).expect("the default list is plain names and n*");
         let idx = NameIndex::new(&list);
         let names = [
-            "", "=", "utm", "utm_", "UTM_x", "utm_=", "gclid", "GClid", "gclid2", "gcli", "_ga",
-            "_g", "ab", "AB", "ab_", "abc", "x", "xx", "hsa_", "hsa", "s_cid", "a%3Db",
+            "",
+            "=",
+            "utm",
+            "utm_",
+            "UTM_x",
+            "utm_=",
+            "gclid",
+            "GClid",
+            "gclid2",
+            "gcli",
+            "_ga",
+            "_g",
+            "ab",
+            "AB",
+            "ab_",
+            "abc",
+            "x",
+            "xx",
+            "hsa_",
+            "hsa",
+            "s_cid",
+            "a%3Db",
+            "abd",
+            "ABDz",
+            "abcdefg",
+            "abcdefgh",
+            "ABCDEFGHI",
+            "abcdef",
+            "a@b",
+            "a`b",
+            "a~",
+            "a~b",
+            "A.B-C",
+            "a.b-",
+            "li_fat_id",
+            "li_fat_i",
+            "oly_anon_id",
+            "ut",
         ];
         for n in names {
             for v in ["", "=", "=1", "=a=b", "=utm_"] {
