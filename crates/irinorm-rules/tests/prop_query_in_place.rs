@@ -37,6 +37,26 @@ const NAMES: &[&str] = &[
     "gcl%69d",
     "",
     "x",
+    // Names at the filter's word and slot boundaries (issue 14, round 2):
+    // seven- and eight-byte names, long ones, near misses of each.
+    "li_fat_id",
+    "LI_FAT_ID",
+    "li_fat_i",
+    "limit",
+    "mc_cid",
+    "mc_eid",
+    "mc_ci",
+    "oly_anon_id",
+    "oly_enc_idx",
+    "rb_clickid",
+    "msclkid",
+    "msclki",
+    "igshid",
+    "_gl",
+    "_gla",
+    "s_cid",
+    "ttclid",
+    "twclid",
 ];
 const VALUES: &[&str] = &[
     "",
@@ -47,6 +67,9 @@ const VALUES: &[&str] = &[
     "https%3A%2F%2Fa.b%2F",
     "x+y",
     "%41",
+    // Values that move the next parameter across 64-byte blocks.
+    "https%3A%2F%2Fwww.example.org%2Fsearch%3Fq%3Dred%2Bshoes%26page%3D2%26utm_source%3Dx",
+    "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcde",
 ];
 const HOSTS: &[&str] = &[
     "example.com",
@@ -75,7 +98,8 @@ fn query() -> impl Strategy<Value = String> {
             p
         });
     (
-        proptest::collection::vec(param, 0..12),
+        // Up to 40 parameters: past the 16 cuts of the fast filter too.
+        proptest::collection::vec(param, 0..40),
         any::<bool>(),
         any::<bool>(),
     )
