@@ -501,7 +501,12 @@ fn others_may_apply(s: &str, m: &Meta, others: RuleSet, config: &Config, names: 
             && kind == HostKind::RegName
             && h.as_bytes().first().is_some_and(u8::is_ascii_digit)
             && m.scheme(s)
-                .is_some_and(|x| x.eq_ignore_ascii_case("http") || x.eq_ignore_ascii_case("https")))
+                .is_some_and(|x| x.eq_ignore_ascii_case("http") || x.eq_ignore_ascii_case("https"))
+            // The rule fires only on a host that reads as an IPv4 address
+            // in some form: names that merely start with a digit
+            // (`1drv.ms`, long phishing hosts) stay on the in-place path
+            // instead of the general one (issue 14, round 2: `len 161+`).
+            && parse_ipv4_forms(h.as_bytes()).is_some())
 }
 
 /// [`apply_split`] on `out[start..]` for a set accepted by

@@ -77,6 +77,12 @@ const HOSTS: &[&str] = &[
     "example.com.",
     "0x7f.1",
     "a.b",
+    // Digit-first names that are not IPv4 in any form (the in-place path
+    // keeps them), and a dotted quad (already normal: nothing to decode).
+    "1drv.ms",
+    "123.example",
+    "1.2.3.4",
+    "1.2.3.4.5",
 ];
 
 /// A query: parameters with or without `=value`, runs of `&` (empty
