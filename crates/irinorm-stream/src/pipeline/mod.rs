@@ -31,7 +31,7 @@ use rejects::RejectReporter;
 use std::io;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::{Arc, RwLock};
+use std::sync::Arc;
 use std::time::Instant;
 use worker::worker;
 use writer::Writer;
@@ -213,9 +213,8 @@ struct Shared<'a> {
     strict: bool,
     needs_ident: bool,
     max_len: usize,
-    /// Dedupe: the table of the keys of earlier chunks, which workers look
-    /// their keys up in.
-    store: Option<Arc<RwLock<KeyStore>>>,
+    /// Dedupe: the table of keys, which workers insert their keys into.
+    store: Option<Arc<KeyStore>>,
 }
 
 /// Runs `task` over `inputs`, writing to `sink` (which the caller
@@ -274,7 +273,7 @@ pub fn run(inputs: Inputs, cfg: &Config, task: Task<'_>, sink: &mut Sink) -> io:
     };
 
     let store = match task {
-        Task::Dedupe(_, d) => Some(Arc::new(RwLock::new(KeyStore::new(d)))),
+        Task::Dedupe(_, d) => Some(Arc::new(KeyStore::new(d))),
         Task::Map(_) => None,
     };
     let shared = Shared {
