@@ -31,7 +31,7 @@ use rejects::RejectReporter;
 use std::io;
 use std::path::PathBuf;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
-use std::sync::Arc;
+use std::sync::{Arc, RwLock};
 use std::time::Instant;
 use worker::worker;
 use writer::Writer;
@@ -213,8 +213,9 @@ struct Shared<'a> {
     strict: bool,
     needs_ident: bool,
     max_len: usize,
-    /// Dedupe: the table of keys, which workers insert their keys into.
-    store: Option<Arc<KeyStore>>,
+    /// Dedupe: the table of the keys of earlier chunks, which workers look
+    /// their keys up in.
+    store: Option<Arc<RwLock<KeyStore>>>,
 }
 
 /// Runs `task` over `inputs`, writing to `sink` (which the caller
@@ -273,7 +274,7 @@ pub fn run(inputs: Inputs, cfg: &Config, task: Task<'_>, sink: &mut Sink) -> io:
     };
 
     let store = match task {
-        Task::Dedupe(_, d) => Some(Arc::new(KeyStore::new(d))),
+        Task::Dedupe(_, d) => Some(Arc::new(RwLock::new(KeyStore::new(d)))),
         Task::Map(_) => None,
     };
     let shared = Shared {
@@ -433,6 +434,59 @@ mod tests {
                 .collect();
             assert_eq!(out, expect, "chunk size {chunk_size}");
             assert_eq!((s.read, s.rejected, s.written), (3000, 30, 2970));
+        }
+    }
+
+    /// `Upper` whose text output is its value ([`Op::text_is_value`]):
+    /// the engine appends it straight into the chunk's output.
+    struct UpperValue;
+    impl Op for UpperValue {
+        fn apply(&self, input: &str, out: &mut String) -> Result<(), Failure> {
+            // Appends before failing: what a failing op wrote is not output.
+            Upper
+                .apply(input, out)
+                .inspect_err(|_| out.push_str("junk"))
+        }
+        fn text_is_value(&self) -> bool {
+            true
+        }
+    }
+
+    #[test]
+    fn values_appended_in_place_are_what_write_text_writes() {
+        // Rejects (a space), too-long lines, a line that is not UTF-8 (its
+        // chunk goes the line-by-line way), CRLF, empty lines, no final
+        // newline; every chunking and thread count: the same bytes and
+        // counts as the default `write_text`.
+        let long = "z".repeat(40);
+        let mut input = Vec::new();
+        for i in 0..500 {
+            match i % 50 {
+                7 => input.extend_from_slice(b"a b\r\n"),
+                13 => input.extend_from_slice(format!("{long}\n").as_bytes()),
+                21 => input.extend_from_slice(b"caf\xe9\n"),
+                33 => input.extend_from_slice(b"\n"),
+                _ => input.extend_from_slice(format!("x{i}\r\n").as_bytes()),
+            }
+        }
+        input.extend_from_slice(b"last");
+        for chunk_size in [1, 7, 64, 1 << 20] {
+            for threads in [1, 3] {
+                let cfg = Config {
+                    threads,
+                    chunk_size,
+                    max_len: 30,
+                    show_rejects: 0,
+                    ..Config::default()
+                };
+                let (a, sa) = go(&input, &cfg, Task::Map(&Upper));
+                let (b, sb) = go(&input, &cfg, Task::Map(&UpperValue));
+                assert_eq!(a, b, "chunk {chunk_size}, threads {threads}");
+                let counts = |s: &Summary| (s.read, s.accepted, s.rejected, s.written);
+                assert_eq!(counts(&sa), counts(&sb));
+                assert_eq!((sa.read, sa.rejected), (501, 30));
+                assert_eq!(sa.written, 471);
+            }
         }
     }
 

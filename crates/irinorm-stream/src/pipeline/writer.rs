@@ -81,7 +81,6 @@ impl Writer<'_> {
     /// Handles one chunk in order; false to stop.
     fn chunk(&mut self, c: ChunkOut) -> io::Result<bool> {
         crate::fault::inject("writer");
-        let seq = c.seq;
         match c.payload {
             Payload::Fatal(e) => Err(e),
             Payload::Header { source, out, lines } => {
@@ -114,13 +113,8 @@ impl Writer<'_> {
                 match self.dedupe.as_deref_mut() {
                     None => self.sink.write_all(&bufs.out)?,
                     Some(d) => {
-                        s.written += d.chunk(
-                            seq,
-                            &bufs.data[..bufs.len],
-                            &bufs.keys,
-                            self.sink,
-                            &mut self.buf,
-                        )?;
+                        s.written +=
+                            d.chunk(&bufs.data[..bufs.len], &bufs.keys, self.sink, &mut self.buf)?;
                     }
                 }
                 for r in &rejects {
