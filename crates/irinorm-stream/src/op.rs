@@ -54,6 +54,17 @@ pub trait Op: Sync {
     /// UTF-8, not decodable): nothing by default.
     fn write_text_unavailable(&self, _failure: &Failure, _out: &mut Vec<u8>) {}
 
+    /// Whether text output is exactly what the defaults write: the value
+    /// and `\n` for an accepted input, nothing for a rejected one (neither
+    /// [`Op::write_text`] nor [`Op::write_text_unavailable`] overridden).
+    /// The engine then has [`Op::apply`] append the value straight into
+    /// the chunk's output, without the copy through a scratch buffer (issue
+    /// 14: the bulk `normalize` path). `false` by default: an op that
+    /// overrides either method must leave it so.
+    fn text_is_value(&self) -> bool {
+        false
+    }
+
     /// The JSON fields of one input besides `"input"` and `"error"` (which
     /// the engine writes): by default `"output"`, the value or null.
     fn write_json(

@@ -75,6 +75,10 @@ impl Op for NormalizeOp {
         Ok(())
     }
 
+    fn text_is_value(&self) -> bool {
+        true
+    }
+
     fn write_json(
         &self,
         input: &str,

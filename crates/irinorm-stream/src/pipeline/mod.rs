@@ -437,6 +437,59 @@ mod tests {
         }
     }
 
+    /// `Upper` whose text output is its value ([`Op::text_is_value`]):
+    /// the engine appends it straight into the chunk's output.
+    struct UpperValue;
+    impl Op for UpperValue {
+        fn apply(&self, input: &str, out: &mut String) -> Result<(), Failure> {
+            // Appends before failing: what a failing op wrote is not output.
+            Upper
+                .apply(input, out)
+                .inspect_err(|_| out.push_str("junk"))
+        }
+        fn text_is_value(&self) -> bool {
+            true
+        }
+    }
+
+    #[test]
+    fn values_appended_in_place_are_what_write_text_writes() {
+        // Rejects (a space), too-long lines, a line that is not UTF-8 (its
+        // chunk goes the line-by-line way), CRLF, empty lines, no final
+        // newline; every chunking and thread count: the same bytes and
+        // counts as the default `write_text`.
+        let long = "z".repeat(40);
+        let mut input = Vec::new();
+        for i in 0..500 {
+            match i % 50 {
+                7 => input.extend_from_slice(b"a b\r\n"),
+                13 => input.extend_from_slice(format!("{long}\n").as_bytes()),
+                21 => input.extend_from_slice(b"caf\xe9\n"),
+                33 => input.extend_from_slice(b"\n"),
+                _ => input.extend_from_slice(format!("x{i}\r\n").as_bytes()),
+            }
+        }
+        input.extend_from_slice(b"last");
+        for chunk_size in [1, 7, 64, 1 << 20] {
+            for threads in [1, 3] {
+                let cfg = Config {
+                    threads,
+                    chunk_size,
+                    max_len: 30,
+                    show_rejects: 0,
+                    ..Config::default()
+                };
+                let (a, sa) = go(&input, &cfg, Task::Map(&Upper));
+                let (b, sb) = go(&input, &cfg, Task::Map(&UpperValue));
+                assert_eq!(a, b, "chunk {chunk_size}, threads {threads}");
+                let counts = |s: &Summary| (s.read, s.accepted, s.rejected, s.written);
+                assert_eq!(counts(&sa), counts(&sb));
+                assert_eq!((sa.read, sa.rejected), (501, 30));
+                assert_eq!(sa.written, 471);
+            }
+        }
+    }
+
     #[test]
     fn header_after_blank_lines_and_line_numbers() {
         let cfg = Config {

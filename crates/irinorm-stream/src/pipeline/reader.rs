@@ -198,7 +198,13 @@ impl Reader {
                 } else {
                     (start + limit + 1).saturating_sub(filled).max(1)
                 };
-                let want = room.min(filled.max(MIN_READ));
+                // A recycled buffer already as long as the room is filled
+                // by one read (fewer system calls; issue 14).
+                let want = if data.len() >= filled + room {
+                    room
+                } else {
+                    room.min(filled.max(MIN_READ))
+                };
                 grow(data, filled + want);
                 let n = read_some(&mut *reader, &mut data[filled..filled + want]).map_err(ctx)?;
                 filled += n;

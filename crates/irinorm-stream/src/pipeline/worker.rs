@@ -212,6 +212,35 @@ impl Ctx<'_, '_> {
         self.outcome(r, line, raw)
     }
 
+    /// One line of plain line input whose text output is the op's value
+    /// ([`Op::text_is_value`]), appended to `text` (the chunk's output).
+    fn value_line(
+        &mut self,
+        op: &dyn Op,
+        chunk: &str,
+        span: Range<usize>,
+        line: u64,
+        text: &mut String,
+    ) -> bool {
+        let raw = &chunk.as_bytes()[span.clone()];
+        if raw.len() > self.sh.max_len {
+            // Writes nothing (`write_text_unavailable` is the default).
+            return self.too_long(line, raw, raw.len() as u64);
+        }
+        self.stats.read += 1;
+        let before = text.len();
+        let r = op.apply(&chunk[span], text);
+        match r {
+            Ok(()) => {
+                text.push('\n');
+                self.stats.written += 1;
+            }
+            // What a failing op appended is not output.
+            Err(_) => text.truncate(before),
+        }
+        self.outcome(r, line, raw)
+    }
+
     /// One JSON Lines record.
     fn json(
         &mut self,
@@ -375,11 +404,27 @@ fn process(sh: &Shared<'_>, scratch: &mut Scratch, c: ChunkIn) -> ChunkOut {
     let lines = match &sh.records {
         RecordMode::Lines => {
             // One UTF-8 check for the whole chunk, when it passes (almost
-            // always), instead of one per line.
-            let chunk_text = std::str::from_utf8(data).ok();
-            for_each_line(data, kind, |span, line| {
-                ctx.line(data, span, line, chunk_text)
-            })
+            // always), instead of one per line (simdutf8: SIMD). A chunk
+            // that fails is checked line by line (`to_text` gives the
+            // offset of the first bad byte).
+            let chunk_text = simdutf8::basic::from_utf8(data).ok();
+            match (sh.task, sh.format, chunk_text) {
+                (Task::Map(op), Format::Text, Some(text)) if op.text_is_value() => {
+                    // The op appends each value straight into the chunk's
+                    // output: a `String` that owns the output buffer for
+                    // the chunk (taken empty, so the conversion checks
+                    // nothing, and given back as bytes without a copy).
+                    let mut s = String::from_utf8(std::mem::take(ctx.out)).unwrap_or_default();
+                    let n = for_each_line(data, kind, |span, line| {
+                        ctx.value_line(op, text, span, line, &mut s)
+                    });
+                    *ctx.out = s.into_bytes();
+                    n
+                }
+                _ => for_each_line(data, kind, |span, line| {
+                    ctx.line(data, span, line, chunk_text)
+                }),
+            }
         }
         RecordMode::Json {
             field,
