@@ -1,0 +1,32 @@
+//! The scalar kernel: byte by byte over the same nibble tables. The
+//! fallback on targets without a vector kernel, the tail of the vector
+//! kernels on inputs shorter than one window, and the oracle of the tests.
+
+use crate::{Run, Stop};
+
+/// [`crate::Kernel::next_stop`], one byte at a time.
+pub(crate) fn next_stop(b: &[u8], i: usize, run: &Run) -> Stop {
+    let mut j = i;
+    let mut pct = 0u8;
+    while j < b.len() {
+        let c = b[j];
+        if let Some(t) = &run.triplets {
+            if c == b'%' {
+                if let Some(f) = t.at(b, j) {
+                    pct |= f;
+                    j += 3;
+                    continue;
+                }
+            }
+        }
+        let pair = j >= 1 && c == run.pair[1] && b[j - 1] == run.pair[0];
+        if !run.plain.contains(c) || pair {
+            return Stop { at: j, pct };
+        }
+        j += 1;
+    }
+    Stop {
+        at: j.max(b.len()),
+        pct,
+    }
+}

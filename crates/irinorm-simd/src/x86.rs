@@ -1,0 +1,314 @@
+//! The x86-64 kernels: AVX2 (32 bytes per step) and SSSE3 (16 bytes per
+//! step), the same algorithm written twice by one macro.
+//!
+//! Per window `c` (bytes `i..i+W`), with `p` the window one byte earlier:
+//! - plain bytes: two nibble lookups (`pshufb`) and an `and` ([`crate::Class`]);
+//!   a zero lane is a stop;
+//! - the pair: `c == pair[1] && p == pair[0]`, a stop;
+//! - triplets, only when the window has a stop (a `%` is never plain):
+//!   `%` in `c`, hex digits in the windows one and two bytes later, their
+//!   value `(x & 15) + 9 * letter` looked up in the `unreserved` nibble
+//!   table with the high digit as the row: one more pair of lookups, so
+//!   every triplet of the window is judged at once and a query full of
+//!   `%XX` is not a loop exit per `%`.
+//!
+//! The first stop is the lowest set bit of the window's `movemask`. The
+//! last window of an input overlaps the one before (bits already scanned
+//! shifted out); the lookahead windows past the end are the window shifted
+//! with zeros in (zero is never a hex digit). Inputs shorter than a window
+//! go to the narrower kernel, then to the scalar one.
+//!
+//! Loads are `u64::from_le_bytes` of checked array slices, which the
+//! compiler merges into one unaligned vector load: no raw pointers, so
+//! every intrinsic called here is a safe function inside these
+//! `#[target_feature]` functions (Rust >= 1.87).
+
+use core::arch::x86_64::*;
+
+use crate::class::BIT;
+use crate::{Run, Stop, PCT_ANY, PCT_HIGH};
+
+#[inline(always)]
+fn q(w: &[u8], k: usize) -> i64 {
+    i64::from_le_bytes(w[8 * k..8 * k + 8].try_into().expect("eight bytes"))
+}
+
+#[inline(always)]
+fn win<const W: usize>(b: &[u8], i: usize) -> &[u8; W] {
+    b[i..i + W].try_into().expect("a window")
+}
+
+#[inline(always)]
+fn flags(any: u32, high: u32) -> u8 {
+    (u8::from(any != 0) * PCT_ANY) | (u8::from(high != 0) * PCT_HIGH)
+}
+
+/// The tables of a run as AVX2 registers.
+struct T256 {
+    plain: __m256i,
+    bit: __m256i,
+    pair0: __m256i,
+    pair1: __m256i,
+    hex: __m256i,
+    unres: __m256i,
+}
+
+#[target_feature(enable = "avx2")]
+#[inline]
+fn load256(w: &[u8; 32]) -> __m256i {
+    _mm256_setr_epi64x(q(w, 0), q(w, 1), q(w, 2), q(w, 3))
+}
+
+impl T256 {
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    fn new(run: &Run) -> T256 {
+        let (hex, unres) = match &run.triplets {
+            Some(t) => (t.hex.lo, t.unreserved.lo),
+            None => ([0; 32], [0; 32]),
+        };
+        T256 {
+            plain: load256(&run.plain.lo),
+            bit: load256(&BIT),
+            pair0: _mm256_set1_epi8(run.pair[0] as i8),
+            pair1: _mm256_set1_epi8(run.pair[1] as i8),
+            hex: load256(&hex),
+            unres: load256(&unres),
+        }
+    }
+}
+
+/// Nonzero lanes: the bytes of `c` in the class `table`.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn member256(table: __m256i, bit: __m256i, c: __m256i) -> __m256i {
+    let nib = _mm256_set1_epi8(0x0f);
+    let lo = _mm256_and_si256(c, nib);
+    let hi = _mm256_and_si256(_mm256_srli_epi16::<4>(c), nib);
+    _mm256_and_si256(_mm256_shuffle_epi8(table, lo), _mm256_shuffle_epi8(bit, hi))
+}
+
+#[target_feature(enable = "avx2")]
+#[inline]
+fn stops256(t: &T256, c: __m256i, p: __m256i) -> u32 {
+    let z = _mm256_setzero_si256();
+    let not_plain = _mm256_cmpeq_epi8(member256(t.plain, t.bit, c), z);
+    let pair = _mm256_and_si256(_mm256_cmpeq_epi8(c, t.pair1), _mm256_cmpeq_epi8(p, t.pair0));
+    _mm256_movemask_epi8(_mm256_or_si256(not_plain, pair)) as u32
+}
+
+/// The value of the hex digits of `x` (garbage below 32 elsewhere).
+#[target_feature(enable = "avx2")]
+#[inline]
+fn digits256(x: __m256i) -> __m256i {
+    let v = _mm256_and_si256(x, _mm256_set1_epi8(0x0f));
+    let l = _mm256_set1_epi8(0x40);
+    let letter = _mm256_cmpeq_epi8(_mm256_and_si256(x, l), l);
+    _mm256_add_epi8(v, _mm256_and_si256(letter, _mm256_set1_epi8(9)))
+}
+
+/// The `%` of the skipped triplets of `c` (`c1`, `c2`: the windows one and
+/// two bytes later), and those of them encoding a byte >= 0x80.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn triplets256(t: &T256, c: __m256i, c1: __m256i, c2: __m256i) -> (u32, u32) {
+    let z = _mm256_setzero_si256();
+    let pct = _mm256_cmpeq_epi8(c, _mm256_set1_epi8(b'%' as i8));
+    let bad = _mm256_or_si256(
+        _mm256_cmpeq_epi8(member256(t.hex, t.bit, c1), z),
+        _mm256_cmpeq_epi8(member256(t.hex, t.bit, c2), z),
+    );
+    let (vh, vl) = (digits256(c1), digits256(c2));
+    let unres = _mm256_and_si256(
+        _mm256_shuffle_epi8(t.unres, vl),
+        _mm256_shuffle_epi8(t.bit, vh),
+    );
+    let ok = _mm256_andnot_si256(bad, _mm256_and_si256(pct, _mm256_cmpeq_epi8(unres, z)));
+    let eight = _mm256_set1_epi8(8);
+    let high = _mm256_and_si256(ok, _mm256_cmpeq_epi8(_mm256_and_si256(vh, eight), eight));
+    (
+        _mm256_movemask_epi8(ok) as u32,
+        _mm256_movemask_epi8(high) as u32,
+    )
+}
+
+/// `c` one byte later, a zero shifted in at the top.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn shift256(c: __m256i) -> __m256i {
+    // [c.high, 0], then each lane's concatenation shifted by one byte.
+    let hi = _mm256_permute2x128_si256::<0x81>(c, c);
+    _mm256_alignr_epi8::<1>(hi, c)
+}
+
+/// The tables of a run as SSSE3 registers.
+struct T128 {
+    plain: __m128i,
+    bit: __m128i,
+    pair0: __m128i,
+    pair1: __m128i,
+    hex: __m128i,
+    unres: __m128i,
+}
+
+#[target_feature(enable = "ssse3")]
+#[inline]
+fn load128(w: &[u8; 16]) -> __m128i {
+    _mm_set_epi64x(q(w, 1), q(w, 0))
+}
+
+impl T128 {
+    #[target_feature(enable = "ssse3")]
+    #[inline]
+    fn new(run: &Run) -> T128 {
+        let (hex, unres) = match &run.triplets {
+            Some(t) => (t.hex.lo, t.unreserved.lo),
+            None => ([0; 32], [0; 32]),
+        };
+        let half = |t: &[u8; 32]| -> [u8; 16] { t[..16].try_into().expect("sixteen") };
+        T128 {
+            plain: load128(&half(&run.plain.lo)),
+            bit: load128(&half(&BIT)),
+            pair0: _mm_set1_epi8(run.pair[0] as i8),
+            pair1: _mm_set1_epi8(run.pair[1] as i8),
+            hex: load128(&half(&hex)),
+            unres: load128(&half(&unres)),
+        }
+    }
+}
+
+#[target_feature(enable = "ssse3")]
+#[inline]
+fn member128(table: __m128i, bit: __m128i, c: __m128i) -> __m128i {
+    let nib = _mm_set1_epi8(0x0f);
+    let lo = _mm_and_si128(c, nib);
+    let hi = _mm_and_si128(_mm_srli_epi16::<4>(c), nib);
+    _mm_and_si128(_mm_shuffle_epi8(table, lo), _mm_shuffle_epi8(bit, hi))
+}
+
+#[target_feature(enable = "ssse3")]
+#[inline]
+fn stops128(t: &T128, c: __m128i, p: __m128i) -> u32 {
+    let z = _mm_setzero_si128();
+    let not_plain = _mm_cmpeq_epi8(member128(t.plain, t.bit, c), z);
+    let pair = _mm_and_si128(_mm_cmpeq_epi8(c, t.pair1), _mm_cmpeq_epi8(p, t.pair0));
+    _mm_movemask_epi8(_mm_or_si128(not_plain, pair)) as u32
+}
+
+#[target_feature(enable = "ssse3")]
+#[inline]
+fn digits128(x: __m128i) -> __m128i {
+    let v = _mm_and_si128(x, _mm_set1_epi8(0x0f));
+    let l = _mm_set1_epi8(0x40);
+    let letter = _mm_cmpeq_epi8(_mm_and_si128(x, l), l);
+    _mm_add_epi8(v, _mm_and_si128(letter, _mm_set1_epi8(9)))
+}
+
+#[target_feature(enable = "ssse3")]
+#[inline]
+fn triplets128(t: &T128, c: __m128i, c1: __m128i, c2: __m128i) -> (u32, u32) {
+    let z = _mm_setzero_si128();
+    let pct = _mm_cmpeq_epi8(c, _mm_set1_epi8(b'%' as i8));
+    let bad = _mm_or_si128(
+        _mm_cmpeq_epi8(member128(t.hex, t.bit, c1), z),
+        _mm_cmpeq_epi8(member128(t.hex, t.bit, c2), z),
+    );
+    let (vh, vl) = (digits128(c1), digits128(c2));
+    let unres = _mm_and_si128(_mm_shuffle_epi8(t.unres, vl), _mm_shuffle_epi8(t.bit, vh));
+    let ok = _mm_andnot_si128(bad, _mm_and_si128(pct, _mm_cmpeq_epi8(unres, z)));
+    let eight = _mm_set1_epi8(8);
+    let high = _mm_and_si128(ok, _mm_cmpeq_epi8(_mm_and_si128(vh, eight), eight));
+    (_mm_movemask_epi8(ok) as u32, _mm_movemask_epi8(high) as u32)
+}
+
+#[target_feature(enable = "ssse3")]
+#[inline]
+fn shift128(c: __m128i) -> __m128i {
+    _mm_srli_si128::<1>(c)
+}
+
+/// One kernel: `$w`-byte windows; `$short` for inputs of at most `$w`
+/// bytes (a window needs the byte before it too).
+macro_rules! kernel {
+    ($(#[$doc:meta])* $name:ident, $feat:literal, $w:literal, $tables:ident, $load:ident,
+     $stops:ident, $triplets:ident, $shift:ident, $short:path) => {
+        $(#[$doc])*
+        #[target_feature(enable = $feat)]
+        pub(crate) fn $name(b: &[u8], start: usize, run: &Run) -> Stop {
+            const W: usize = $w;
+            let len = b.len();
+            if start == 0 || start >= len || len <= W {
+                return $short(b, start, run);
+            }
+            let t = $tables::new(run);
+            let trip = run.triplets.is_some();
+            let (mut any, mut high) = (0u32, 0u32);
+            let mut i = start;
+            // Whole windows, with their two lookahead windows in bounds.
+            while i + W + 2 <= len {
+                let c = $load(win::<W>(b, i));
+                let mut m = $stops(&t, c, $load(win::<W>(b, i - 1)));
+                if m != 0 {
+                    if trip {
+                        let c1 = $load(win::<W>(b, i + 1));
+                        let c2 = $load(win::<W>(b, i + 2));
+                        let (ok, hi) = $triplets(&t, c, c1, c2);
+                        m &= !ok;
+                        // Only the triplets before the stop count.
+                        let below = m.wrapping_sub(1) & !m;
+                        any |= ok & below;
+                        high |= hi & below;
+                    }
+                    if m != 0 {
+                        return Stop {
+                            at: i + m.trailing_zeros() as usize,
+                            pct: flags(any, high),
+                        };
+                    }
+                }
+                i += W;
+            }
+            // The rest: a whole window if one fits, then the input's last
+            // window, its bytes before `i` shifted out.
+            while i < len {
+                let q = if i + W <= len { i } else { len - W };
+                let keep = !0u32 << (i - q);
+                let c = $load(win::<W>(b, q));
+                let mut m = $stops(&t, c, $load(win::<W>(b, q - 1))) & keep;
+                if m != 0 {
+                    if trip {
+                        let c1 = if q + W < len { $load(win::<W>(b, q + 1)) } else { $shift(c) };
+                        let c2 = if q + W + 1 < len { $load(win::<W>(b, q + 2)) } else { $shift(c1) };
+                        let (ok, hi) = $triplets(&t, c, c1, c2);
+                        let (ok, hi) = (ok & keep, hi & keep);
+                        m &= !ok;
+                        let below = m.wrapping_sub(1) & !m;
+                        any |= ok & below;
+                        high |= hi & below;
+                    }
+                    if m != 0 {
+                        return Stop {
+                            at: q + m.trailing_zeros() as usize,
+                            pct: flags(any, high),
+                        };
+                    }
+                }
+                i = q + W;
+            }
+            Stop {
+                at: len,
+                pct: flags(any, high),
+            }
+        }
+    };
+}
+
+kernel!(
+    /// The AVX2 kernel: 32 bytes per step.
+    next_stop_avx2, "avx2", 32, T256, load256, stops256, triplets256, shift256, next_stop_ssse3
+);
+
+kernel!(
+    /// The SSSE3 kernel: 16 bytes per step.
+    next_stop_ssse3, "ssse3", 16, T128, load128, stops128, triplets128, shift128, crate::scalar::next_stop
+);
