@@ -109,6 +109,8 @@ pub struct Run {
     /// `prev`. `[0x80, 0x80]` for none (0x80 is never plain: no effect).
     pair: [u8; 2],
     triplets: Option<Triplets>,
+    /// Judge triplets in every window, not only in windows with a stop.
+    dense: bool,
 }
 
 impl Run {
@@ -134,6 +136,18 @@ impl Run {
             plain,
             pair,
             triplets,
+            dense: false,
+        }
+    }
+
+    /// The same run, for text where triplets are frequent (queries): the
+    /// vector kernels judge the triplets of every window instead of
+    /// branching on whether the window has a stop first (a branch that a
+    /// query full of `%XX` makes unpredictable). Same answers.
+    pub const fn dense(self) -> Run {
+        Run {
+            dense: true,
+            ..self
         }
     }
 

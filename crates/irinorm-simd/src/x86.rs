@@ -230,41 +230,57 @@ fn shift128(c: __m128i) -> __m128i {
 /// One kernel: `$w`-byte windows; `$short` for inputs of at most `$w`
 /// bytes (a window needs the byte before it too).
 macro_rules! kernel {
-    ($(#[$doc:meta])* $name:ident, $feat:literal, $w:literal, $tables:ident, $load:ident,
-     $stops:ident, $triplets:ident, $shift:ident, $short:path) => {
+    ($(#[$doc:meta])* $name:ident, $inner:ident, $feat:literal, $w:literal, $tables:ident,
+     $load:ident, $stops:ident, $triplets:ident, $shift:ident, $short:path) => {
         $(#[$doc])*
         #[target_feature(enable = $feat)]
         pub(crate) fn $name(b: &[u8], start: usize, run: &Run) -> Stop {
-            const W: usize = $w;
-            let len = b.len();
-            if start == 0 || start >= len || len <= W {
+            if start == 0 || start >= b.len() || b.len() <= $w {
                 return $short(b, start, run);
             }
+            // One loop per kind of run, the flags constants in each.
+            match (run.triplets.is_some(), run.dense) {
+                (false, _) => $inner::<false, false>(b, start, run),
+                (true, false) => $inner::<true, false>(b, start, run),
+                (true, true) => $inner::<true, true>(b, start, run),
+            }
+        }
+
+        #[target_feature(enable = $feat)]
+        #[inline]
+        fn $inner<const TRIP: bool, const DENSE: bool>(b: &[u8], start: usize, run: &Run) -> Stop {
+            const W: usize = $w;
+            let len = b.len();
             let t = $tables::new(run);
-            let trip = run.triplets.is_some();
+            let trip = TRIP;
             let (mut any, mut high) = (0u32, 0u32);
+            let mut dense = DENSE;
             let mut i = start;
             // Whole windows, with their two lookahead windows in bounds.
             while i + W + 2 <= len {
                 let c = $load(win::<W>(b, i));
                 let mut m = $stops(&t, c, $load(win::<W>(b, i - 1)));
+                // Triplets are judged in windows with a stop (a `%` is
+                // one), and in every window of a dense run or once a window
+                // had one: in a query full of triplets, whether the next
+                // window holds a `%` is a coin toss the branch predictor
+                // loses, while a path without any costs nothing more.
+                if trip && (m != 0 || dense) {
+                    let c1 = $load(win::<W>(b, i + 1));
+                    let c2 = $load(win::<W>(b, i + 2));
+                    let (ok, hi) = $triplets(&t, c, c1, c2);
+                    m &= !ok;
+                    dense |= ok != 0;
+                    // Only the triplets before the stop count.
+                    let below = m.wrapping_sub(1) & !m;
+                    any |= ok & below;
+                    high |= hi & below;
+                }
                 if m != 0 {
-                    if trip {
-                        let c1 = $load(win::<W>(b, i + 1));
-                        let c2 = $load(win::<W>(b, i + 2));
-                        let (ok, hi) = $triplets(&t, c, c1, c2);
-                        m &= !ok;
-                        // Only the triplets before the stop count.
-                        let below = m.wrapping_sub(1) & !m;
-                        any |= ok & below;
-                        high |= hi & below;
-                    }
-                    if m != 0 {
-                        return Stop {
-                            at: i + m.trailing_zeros() as usize,
-                            pct: flags(any, high),
-                        };
-                    }
+                    return Stop {
+                        at: i + m.trailing_zeros() as usize,
+                        pct: flags(any, high),
+                    };
                 }
                 i += W;
             }
@@ -305,10 +321,10 @@ macro_rules! kernel {
 
 kernel!(
     /// The AVX2 kernel: 32 bytes per step.
-    next_stop_avx2, "avx2", 32, T256, load256, stops256, triplets256, shift256, next_stop_ssse3
+    next_stop_avx2, avx2_run, "avx2", 32, T256, load256, stops256, triplets256, shift256, next_stop_ssse3
 );
 
 kernel!(
     /// The SSSE3 kernel: 16 bytes per step.
-    next_stop_ssse3, "ssse3", 16, T128, load128, stops128, triplets128, shift128, crate::scalar::next_stop
+    next_stop_ssse3, ssse3_run, "ssse3", 16, T128, load128, stops128, triplets128, shift128, crate::scalar::next_stop
 );

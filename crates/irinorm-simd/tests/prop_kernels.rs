@@ -50,10 +50,11 @@ const HOST: Class = union(
 );
 const TRIPLETS: Triplets = Triplets::new(set(b"0123456789ABCDEF"), UNRESERVED);
 
-const RUNS: [Run; 4] = [
+const RUNS: [Run; 5] = [
     Run::new(HOST, Some(*b"--"), None),
     Run::new(QUERY.without(b'?'), Some(*b"/."), Some(TRIPLETS)),
     Run::new(QUERY, None, Some(TRIPLETS)),
+    Run::new(QUERY, None, Some(TRIPLETS)).dense(),
     // No pair, no triplets, `%` plain: the simplest run.
     Run::new(union(QUERY, set(b"%")), None, None),
 ];

@@ -62,8 +62,9 @@ pub(crate) const PATH_RUN: Run = Run::new(
 );
 
 /// The query and the fragment (§3.4, §3.5: `pchar / "/" / "?"`).
+/// Triplets are frequent there ([`Run::dense`]).
 pub(crate) const QUERY_RUN: Run =
-    Run::new(Class::from_table(&T, QUERY_CLASS, 0), None, Some(TRIPLETS));
+    Run::new(Class::from_table(&T, QUERY_CLASS, 0), None, Some(TRIPLETS)).dense();
 
 /// The first byte at or after `i` that ends a run of `run`, or `b.len()`;
 /// the flags of the normal triplets skipped on the way added to `flags`.
