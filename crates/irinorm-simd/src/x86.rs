@@ -39,7 +39,7 @@ fn win<const W: usize>(b: &[u8], i: usize) -> &[u8; W] {
 }
 
 #[inline(always)]
-fn flags(any: u32, high: u32) -> u8 {
+fn flags(any: u64, high: u64) -> u8 {
     (u8::from(any != 0) * PCT_ANY) | (u8::from(high != 0) * PCT_HIGH)
 }
 
@@ -252,68 +252,97 @@ macro_rules! kernel {
             const W: usize = $w;
             let len = b.len();
             let t = $tables::new(run);
-            let trip = TRIP;
-            let (mut any, mut high) = (0u32, 0u32);
+            let (mut any, mut high) = (0u64, 0u64);
             let mut dense = DENSE;
             let mut i = start;
-            // Whole windows, with their two lookahead windows in bounds.
-            while i + W + 2 <= len {
-                let c = $load(win::<W>(b, i));
-                let mut m = $stops(&t, c, $load(win::<W>(b, i - 1)));
-                // Triplets are judged in windows with a stop (a `%` is
-                // one), and in every window of a dense run or once a window
-                // had one: in a query full of triplets, whether the next
-                // window holds a `%` is a coin toss the branch predictor
-                // loses, while a path without any costs nothing more.
-                if trip && (m != 0 || dense) {
-                    let c1 = $load(win::<W>(b, i + 1));
-                    let c2 = $load(win::<W>(b, i + 2));
-                    let (ok, hi) = $triplets(&t, c, c1, c2);
+            // Two windows per step (one mask of up to 64 bits: half the
+            // loop branches), with their lookahead windows in bounds.
+            // Triplets are judged in steps with a stop (a `%` is one), and
+            // in every step of a dense run or once a step had one: in a
+            // query full of triplets, whether the next window holds a `%`
+            // is a coin toss the branch predictor loses, while a path
+            // without any costs nothing more.
+            while i + 2 * W + 2 <= len {
+                let (c, d) = ($load(win::<W>(b, i)), $load(win::<W>(b, i + W)));
+                let mut m = u64::from($stops(&t, c, $load(win::<W>(b, i - 1))))
+                    | u64::from($stops(&t, d, $load(win::<W>(b, i + W - 1)))) << W;
+                if TRIP && (m != 0 || dense) {
+                    let (ok0, hi0) = $triplets(&t, c, $load(win::<W>(b, i + 1)), $load(win::<W>(b, i + 2)));
+                    let (ok1, hi1) =
+                        $triplets(&t, d, $load(win::<W>(b, i + W + 1)), $load(win::<W>(b, i + W + 2)));
+                    let ok = u64::from(ok0) | u64::from(ok1) << W;
+                    let hi = u64::from(hi0) | u64::from(hi1) << W;
                     m &= !ok;
-                    dense |= ok != 0;
-                    // Only the triplets before the stop count.
-                    let below = m.wrapping_sub(1) & !m;
-                    any |= ok & below;
-                    high |= hi & below;
-                }
-                if m != 0 {
+                    if !DENSE {
+                        dense |= ok != 0;
+                    }
+                    if m != 0 {
+                        // Only the triplets before the stop count.
+                        let below = m.wrapping_sub(1) & !m;
+                        return Stop {
+                            at: i + m.trailing_zeros() as usize,
+                            pct: flags(any | (ok & below), high | (hi & below)),
+                        };
+                    }
+                    any |= ok;
+                    high |= hi;
+                } else if m != 0 {
                     return Stop {
                         at: i + m.trailing_zeros() as usize,
                         pct: flags(any, high),
                     };
                 }
+                i += 2 * W;
+            }
+            // One more window if 2W + 1 bytes are left (rare), so that at
+            // most 2W are.
+            if len - i > 2 * W {
+                let c = $load(win::<W>(b, i));
+                let mut m = u64::from($stops(&t, c, $load(win::<W>(b, i - 1))));
+                let (mut ok, mut hi) = (0, 0);
+                if TRIP {
+                    let (o, h) = $triplets(&t, c, $load(win::<W>(b, i + 1)), $load(win::<W>(b, i + 2)));
+                    (ok, hi) = (u64::from(o), u64::from(h));
+                    m &= !ok;
+                }
+                if m != 0 {
+                    let below = m.wrapping_sub(1) & !m;
+                    return Stop {
+                        at: i + m.trailing_zeros() as usize,
+                        pct: flags(any | (ok & below), high | (hi & below)),
+                    };
+                }
+                any |= ok;
+                high |= hi;
                 i += W;
             }
-            // The rest: a whole window if one fits, then the input's last
-            // window, its bytes before `i` shifted out.
-            while i < len {
-                let q = if i + W <= len { i } else { len - W };
-                let keep = !0u32 << (i - q);
-                let c = $load(win::<W>(b, q));
-                let mut m = $stops(&t, c, $load(win::<W>(b, q - 1))) & keep;
-                if m != 0 {
-                    if trip {
-                        let c1 = if q + W < len { $load(win::<W>(b, q + 1)) } else { $shift(c) };
-                        let c2 = if q + W + 1 < len { $load(win::<W>(b, q + 2)) } else { $shift(c1) };
-                        let (ok, hi) = $triplets(&t, c, c1, c2);
-                        let (ok, hi) = (ok & keep, hi & keep);
-                        m &= !ok;
-                        let below = m.wrapping_sub(1) & !m;
-                        any |= ok & below;
-                        high |= hi & below;
-                    }
-                    if m != 0 {
-                        return Stop {
-                            at: q + m.trailing_zeros() as usize,
-                            pct: flags(any, high),
-                        };
-                    }
-                }
-                i = q + W;
+            // The rest, 1 to 2W bytes, in straight-line code (no loop whose
+            // trip count depends on the length): the window that ends the
+            // input and the one before it (or the one at 1, on inputs of at
+            // most 2W bytes, overlapping it), bits before `i` cleared. Their
+            // lookahead past the end is the window shifted, zeros in.
+            let q0 = if len > 2 * W { len - 2 * W } else { 1 };
+            let q1 = len - W;
+            let (c, d) = ($load(win::<W>(b, q0)), $load(win::<W>(b, q1)));
+            let keep = !0u64 << (i - q0);
+            let mut m = (u64::from($stops(&t, c, $load(win::<W>(b, q0 - 1))))
+                | u64::from($stops(&t, d, $load(win::<W>(b, q1 - 1)))) << (q1 - q0))
+                & keep;
+            let (mut ok, mut hi) = (0, 0);
+            if TRIP && m != 0 {
+                let c1 = if q0 + W < len { $load(win::<W>(b, q0 + 1)) } else { $shift(c) };
+                let c2 = if q0 + W + 1 < len { $load(win::<W>(b, q0 + 2)) } else { $shift(c1) };
+                let (ok0, hi0) = $triplets(&t, c, c1, c2);
+                let d1 = $shift(d);
+                let (ok1, hi1) = $triplets(&t, d, d1, $shift(d1));
+                ok = (u64::from(ok0) | u64::from(ok1) << (q1 - q0)) & keep;
+                hi = (u64::from(hi0) | u64::from(hi1) << (q1 - q0)) & keep;
+                m &= !ok;
             }
+            let below = m.wrapping_sub(1) & !m; // all bits when `m == 0`
             Stop {
-                at: len,
-                pct: flags(any, high),
+                at: if m != 0 { q0 + m.trailing_zeros() as usize } else { len },
+                pct: flags(any | (ok & below), high | (hi & below)),
             }
         }
     };

@@ -140,6 +140,9 @@ fn common_fields(s: &str, m: &mut Meta) -> Option<()> {
         (m.scheme_end, i, auth) = (5, 8, true);
     } else if head & 0x00ff_ffff_ffff_ffff == u64::from_le_bytes(*b"http://\0") {
         (m.scheme_end, i, auth) = (4, 7, true);
+    } else if head & 0x00ff_ffff_ffff_ffff == u64::from_le_bytes(*b"file://\0") {
+        // Local file lists (`file:///...`) are the next most common.
+        (m.scheme_end, i, auth) = (4, 7, true);
     } else {
         if !b[0].is_ascii_lowercase() {
             return None;
@@ -168,7 +171,12 @@ fn common_fields(s: &str, m: &mut Meta) -> Option<()> {
         flags |= HAS_AUTH;
         m.auth_start = i as u32;
         m.host_start = i as u32;
-        let j = next_stop(b, i, &HOST_RUN, &mut flags);
+        // An empty host (`file:///`) without a kernel call.
+        let j = if b.get(i) == Some(&b'/') {
+            i
+        } else {
+            next_stop(b, i, &HOST_RUN, &mut flags)
+        };
         m.host_end = j as u32;
         i = j;
         if i < len && b[i] == b':' {
@@ -323,6 +331,8 @@ mod tests {
             "https://www.example.com:8080",
             "https://a-b.example.com:/x?",
             "file:///usr/share/doc/readme.txt",
+            "file://host.example/share/doc/readme.txt",
+            "fileabcdefghijkl://",
             "node:url-and-some-more-bytes",
             "mailto:someone@example.com?subject=hi",
             "http://192.168.0.1/index.html#",
@@ -354,6 +364,7 @@ mod tests {
             "http://example.com/a/b/c/d/%4",
             "http:/example.com/a/b/c/d/..",
             "short://a",
+            "http://a.example.com/x/y/z/%2F%41",
         ];
         for s in refused {
             assert_eq!(common(s), None, "{s}");
