@@ -111,6 +111,9 @@ pub struct Run {
     triplets: Option<Triplets>,
     /// Judge triplets in every window, not only in windows with a stop.
     dense: bool,
+    /// A plain byte whose first position is reported ([`Stop::mark`]);
+    /// 0x80 for none (never plain: never before the stop).
+    mark: u8,
 }
 
 impl Run {
@@ -137,7 +140,20 @@ impl Run {
             pair,
             triplets,
             dense: false,
+            mark: 0x80,
         }
+    }
+
+    /// The same run, reporting the first position of the plain byte `b`
+    /// before the stop ([`Stop::mark`]): e.g. the `?` that ends a path,
+    /// in a run over the path and the query together, without a stop
+    /// there. `b` must be plain and, with triplets, not a hex digit.
+    pub const fn mark(self, b: u8) -> Run {
+        assert!(self.plain.contains(b), "the mark must be plain");
+        if let Some(t) = &self.triplets {
+            assert!(!t.hex.contains(b), "the mark must not be a digit");
+        }
+        Run { mark: b, ..self }
     }
 
     /// The same run, for text where triplets are frequent (queries): the
@@ -165,6 +181,31 @@ pub struct Stop {
     pub at: usize,
     /// [`PCT_ANY`] / [`PCT_HIGH`] for the triplets skipped before `at`.
     pub pct: u8,
+    /// The first position of the run's mark ([`Run::mark`]) before `at`,
+    /// or `at`.
+    pub mark: usize,
+}
+
+/// A [`Stop`] in two words, which a function returns in two registers
+/// (a three-word `Stop` goes through memory: measurably slower on short
+/// inputs): `at`, and `mark << 2 | pct` (a position fits in 62 bits).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Packed(usize, usize);
+
+impl Packed {
+    #[inline(always)]
+    pub(crate) fn new(at: usize, pct: u8, mark: usize) -> Packed {
+        Packed(at, mark << 2 | usize::from(pct & 3))
+    }
+
+    #[inline(always)]
+    fn stop(self) -> Stop {
+        Stop {
+            at: self.0,
+            pct: (self.1 & 3) as u8,
+            mark: self.1 >> 2,
+        }
+    }
 }
 
 const UNKNOWN: u8 = 0;
@@ -245,19 +286,36 @@ impl Kernel {
     /// the end gives `Stop { at: i.max(len) .. }`, i.e. the end.
     #[inline(always)]
     pub fn next_stop(self, b: &[u8], i: usize, run: &Run) -> Stop {
+        // The kind of run picks one monomorphized kernel; `run` is usually
+        // a constant at the (inlined) call site, so the `match` folds away.
+        #[cfg(target_arch = "x86_64")]
+        macro_rules! by_kind {
+            ($k:ident) => {
+                match (run.triplets.is_some(), run.dense, run.mark < 0x80) {
+                    (false, _, false) => x86::$k::<false, false, false>(b, i, run),
+                    (false, _, true) => x86::$k::<false, false, true>(b, i, run),
+                    (true, false, false) => x86::$k::<true, false, false>(b, i, run),
+                    (true, false, true) => x86::$k::<true, false, true>(b, i, run),
+                    (true, true, false) => x86::$k::<true, true, false>(b, i, run),
+                    (true, true, true) => x86::$k::<true, true, true>(b, i, run),
+                }
+            };
+        }
         #[cfg(target_arch = "x86_64")]
         {
             if self.0 == AVX2 {
                 #[allow(unsafe_code)]
                 // SAFETY: a `Kernel(AVX2)` is only made by `supported`, after
                 // `is_x86_feature_detected!("avx2")` said the CPU has AVX2.
-                return unsafe { x86::next_stop_avx2(b, i, run) };
+                let p = unsafe { by_kind!(avx2) };
+                return p.stop();
             }
             if self.0 == SSSE3 {
                 #[allow(unsafe_code)]
                 // SAFETY: a `Kernel(SSSE3)` is only made by `supported` (or
                 // `detect`, from it), after `is_x86_feature_detected!("ssse3")`.
-                return unsafe { x86::next_stop_ssse3(b, i, run) };
+                let p = unsafe { by_kind!(ssse3) };
+                return p.stop();
             }
         }
         scalar::next_stop(b, i, run)

@@ -26,7 +26,7 @@
 use core::arch::x86_64::*;
 
 use crate::class::BIT;
-use crate::{Run, Stop, PCT_ANY, PCT_HIGH};
+use crate::{Packed, Run, PCT_ANY, PCT_HIGH};
 
 #[inline(always)]
 fn q(w: &[u8], k: usize) -> i64 {
@@ -36,6 +36,16 @@ fn q(w: &[u8], k: usize) -> i64 {
 #[inline(always)]
 fn win<const W: usize>(b: &[u8], i: usize) -> &[u8; W] {
     b[i..i + W].try_into().expect("a window")
+}
+
+/// `base` plus the lowest set bit of `m`, or `usize::MAX`.
+#[inline(always)]
+fn first(base: usize, m: u64) -> usize {
+    if m != 0 {
+        base + m.trailing_zeros() as usize
+    } else {
+        usize::MAX
+    }
 }
 
 #[inline(always)]
@@ -49,6 +59,7 @@ struct T256 {
     bit: __m256i,
     pair0: __m256i,
     pair1: __m256i,
+    mark: __m256i,
     hex: __m256i,
     unres: __m256i,
 }
@@ -72,6 +83,7 @@ impl T256 {
             bit: load256(&BIT),
             pair0: _mm256_set1_epi8(run.pair[0] as i8),
             pair1: _mm256_set1_epi8(run.pair[1] as i8),
+            mark: _mm256_set1_epi8(run.mark as i8),
             hex: load256(&hex),
             unres: load256(&unres),
         }
@@ -95,6 +107,13 @@ fn stops256(t: &T256, c: __m256i, p: __m256i) -> u32 {
     let not_plain = _mm256_cmpeq_epi8(member256(t.plain, t.bit, c), z);
     let pair = _mm256_and_si256(_mm256_cmpeq_epi8(c, t.pair1), _mm256_cmpeq_epi8(p, t.pair0));
     _mm256_movemask_epi8(_mm256_or_si256(not_plain, pair)) as u32
+}
+
+/// The positions of the run's mark in `c`.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn marks256(t: &T256, c: __m256i) -> u32 {
+    _mm256_movemask_epi8(_mm256_cmpeq_epi8(c, t.mark)) as u32
 }
 
 /// The value of the hex digits of `x` (garbage below 32 elsewhere).
@@ -147,6 +166,7 @@ struct T128 {
     bit: __m128i,
     pair0: __m128i,
     pair1: __m128i,
+    mark: __m128i,
     hex: __m128i,
     unres: __m128i,
 }
@@ -171,6 +191,7 @@ impl T128 {
             bit: load128(&half(&BIT)),
             pair0: _mm_set1_epi8(run.pair[0] as i8),
             pair1: _mm_set1_epi8(run.pair[1] as i8),
+            mark: _mm_set1_epi8(run.mark as i8),
             hex: load128(&half(&hex)),
             unres: load128(&half(&unres)),
         }
@@ -193,6 +214,12 @@ fn stops128(t: &T128, c: __m128i, p: __m128i) -> u32 {
     let not_plain = _mm_cmpeq_epi8(member128(t.plain, t.bit, c), z);
     let pair = _mm_and_si128(_mm_cmpeq_epi8(c, t.pair1), _mm_cmpeq_epi8(p, t.pair0));
     _mm_movemask_epi8(_mm_or_si128(not_plain, pair)) as u32
+}
+
+#[target_feature(enable = "ssse3")]
+#[inline]
+fn marks128(t: &T128, c: __m128i) -> u32 {
+    _mm_movemask_epi8(_mm_cmpeq_epi8(c, t.mark)) as u32
 }
 
 #[target_feature(enable = "ssse3")]
@@ -230,30 +257,28 @@ fn shift128(c: __m128i) -> __m128i {
 /// One kernel: `$w`-byte windows; `$short` for inputs of at most `$w`
 /// bytes (a window needs the byte before it too).
 macro_rules! kernel {
-    ($(#[$doc:meta])* $name:ident, $inner:ident, $feat:literal, $w:literal, $tables:ident,
-     $load:ident, $stops:ident, $triplets:ident, $shift:ident, $short:path) => {
+    ($(#[$doc:meta])* $inner:ident, $feat:literal, $w:literal, $tables:ident,
+     $load:ident, $stops:ident, $triplets:ident, $marks:ident, $shift:ident, $short:path) => {
         $(#[$doc])*
+        /// One function per kind of run (`TRIP`: with triplets, `DENSE`,
+        /// `MARK`: with a mark), chosen by the caller, where the run is
+        /// usually a constant, so that the choice costs nothing.
         #[target_feature(enable = $feat)]
-        pub(crate) fn $name(b: &[u8], start: usize, run: &Run) -> Stop {
-            if start == 0 || start >= b.len() || b.len() <= $w {
-                return $short(b, start, run);
-            }
-            // One loop per kind of run, the flags constants in each.
-            match (run.triplets.is_some(), run.dense) {
-                (false, _) => $inner::<false, false>(b, start, run),
-                (true, false) => $inner::<true, false>(b, start, run),
-                (true, true) => $inner::<true, true>(b, start, run),
-            }
-        }
-
-        #[target_feature(enable = $feat)]
-        #[inline]
-        fn $inner<const TRIP: bool, const DENSE: bool>(b: &[u8], start: usize, run: &Run) -> Stop {
+        pub(crate) fn $inner<const TRIP: bool, const DENSE: bool, const MARK: bool>(
+            b: &[u8],
+            start: usize,
+            run: &Run,
+        ) -> Packed {
             const W: usize = $w;
             let len = b.len();
+            if start == 0 || start >= len || len <= W {
+                return $short(b, start, run);
+            }
             let t = $tables::new(run);
             let (mut any, mut high) = (0u64, 0u64);
             let mut dense = DENSE;
+            // The first mark so far (`usize::MAX`: none).
+            let mut mark = usize::MAX;
             let mut i = start;
             // Two windows per step (one mask of up to 64 bits: half the
             // loop branches), with their lookahead windows in bounds.
@@ -266,31 +291,37 @@ macro_rules! kernel {
                 let (c, d) = ($load(win::<W>(b, i)), $load(win::<W>(b, i + W)));
                 let mut m = u64::from($stops(&t, c, $load(win::<W>(b, i - 1))))
                     | u64::from($stops(&t, d, $load(win::<W>(b, i + W - 1)))) << W;
+                let mk = if MARK {
+                    u64::from($marks(&t, c)) | u64::from($marks(&t, d)) << W
+                } else {
+                    0
+                };
+                let (mut ok, mut hi) = (0, 0);
                 if TRIP && (m != 0 || dense) {
                     let (ok0, hi0) = $triplets(&t, c, $load(win::<W>(b, i + 1)), $load(win::<W>(b, i + 2)));
                     let (ok1, hi1) =
                         $triplets(&t, d, $load(win::<W>(b, i + W + 1)), $load(win::<W>(b, i + W + 2)));
-                    let ok = u64::from(ok0) | u64::from(ok1) << W;
-                    let hi = u64::from(hi0) | u64::from(hi1) << W;
+                    ok = u64::from(ok0) | u64::from(ok1) << W;
+                    hi = u64::from(hi0) | u64::from(hi1) << W;
                     m &= !ok;
                     if !DENSE {
                         dense |= ok != 0;
                     }
-                    if m != 0 {
-                        // Only the triplets before the stop count.
-                        let below = m.wrapping_sub(1) & !m;
-                        return Stop {
-                            at: i + m.trailing_zeros() as usize,
-                            pct: flags(any | (ok & below), high | (hi & below)),
-                        };
-                    }
-                    any |= ok;
-                    high |= hi;
-                } else if m != 0 {
-                    return Stop {
-                        at: i + m.trailing_zeros() as usize,
-                        pct: flags(any, high),
-                    };
+                }
+                if m != 0 {
+                    // Only the triplets and marks before the stop count.
+                    let below = m.wrapping_sub(1) & !m;
+                    let at = i + m.trailing_zeros() as usize;
+                    return Packed::new(
+                        at,
+                        flags(any | (ok & below), high | (hi & below)),
+                        mark.min(first(i, mk & below)).min(at),
+                    );
+                }
+                any |= ok;
+                high |= hi;
+                if MARK {
+                    mark = mark.min(first(i, mk));
                 }
                 i += 2 * W;
             }
@@ -299,6 +330,7 @@ macro_rules! kernel {
             if len - i > 2 * W {
                 let c = $load(win::<W>(b, i));
                 let mut m = u64::from($stops(&t, c, $load(win::<W>(b, i - 1))));
+                let mk = if MARK { u64::from($marks(&t, c)) } else { 0 };
                 let (mut ok, mut hi) = (0, 0);
                 if TRIP {
                     let (o, h) = $triplets(&t, c, $load(win::<W>(b, i + 1)), $load(win::<W>(b, i + 2)));
@@ -307,13 +339,18 @@ macro_rules! kernel {
                 }
                 if m != 0 {
                     let below = m.wrapping_sub(1) & !m;
-                    return Stop {
-                        at: i + m.trailing_zeros() as usize,
-                        pct: flags(any | (ok & below), high | (hi & below)),
-                    };
+                    let at = i + m.trailing_zeros() as usize;
+                    return Packed::new(
+                        at,
+                        flags(any | (ok & below), high | (hi & below)),
+                        mark.min(first(i, mk & below)).min(at),
+                    );
                 }
                 any |= ok;
                 high |= hi;
+                if MARK {
+                    mark = mark.min(first(i, mk));
+                }
                 i += W;
             }
             // The rest, 1 to 2W bytes, in straight-line code (no loop whose
@@ -328,6 +365,11 @@ macro_rules! kernel {
             let mut m = (u64::from($stops(&t, c, $load(win::<W>(b, q0 - 1))))
                 | u64::from($stops(&t, d, $load(win::<W>(b, q1 - 1)))) << (q1 - q0))
                 & keep;
+            let mk = if MARK {
+                (u64::from($marks(&t, c)) | u64::from($marks(&t, d)) << (q1 - q0)) & keep
+            } else {
+                0
+            };
             let (mut ok, mut hi) = (0, 0);
             if TRIP && m != 0 {
                 let c1 = if q0 + W < len { $load(win::<W>(b, q0 + 1)) } else { $shift(c) };
@@ -340,20 +382,37 @@ macro_rules! kernel {
                 m &= !ok;
             }
             let below = m.wrapping_sub(1) & !m; // all bits when `m == 0`
-            Stop {
-                at: if m != 0 { q0 + m.trailing_zeros() as usize } else { len },
-                pct: flags(any | (ok & below), high | (hi & below)),
-            }
+            let at = if m != 0 { q0 + m.trailing_zeros() as usize } else { len };
+            Packed::new(
+                at,
+                flags(any | (ok & below), high | (hi & below)),
+                mark.min(first(q0, mk & below)).min(at),
+            )
         }
     };
 }
 
 kernel!(
     /// The AVX2 kernel: 32 bytes per step.
-    next_stop_avx2, avx2_run, "avx2", 32, T256, load256, stops256, triplets256, shift256, next_stop_ssse3
+    avx2, "avx2", 32, T256, load256, stops256, triplets256, marks256, shift256,
+    ssse3_any
 );
 
 kernel!(
     /// The SSSE3 kernel: 16 bytes per step.
-    next_stop_ssse3, ssse3_run, "ssse3", 16, T128, load128, stops128, triplets128, shift128, crate::scalar::next_stop
+    ssse3, "ssse3", 16, T128, load128, stops128, triplets128, marks128, shift128,
+    crate::scalar::next_stop_packed
 );
+
+/// [`ssse3`] for any run (the AVX2 kernel's fallback on short inputs).
+#[target_feature(enable = "ssse3")]
+fn ssse3_any(b: &[u8], start: usize, run: &Run) -> Packed {
+    match (run.triplets.is_some(), run.dense, run.mark < 0x80) {
+        (false, _, false) => ssse3::<false, false, false>(b, start, run),
+        (false, _, true) => ssse3::<false, false, true>(b, start, run),
+        (true, false, false) => ssse3::<true, false, false>(b, start, run),
+        (true, false, true) => ssse3::<true, false, true>(b, start, run),
+        (true, true, false) => ssse3::<true, true, false>(b, start, run),
+        (true, true, true) => ssse3::<true, true, true>(b, start, run),
+    }
+}

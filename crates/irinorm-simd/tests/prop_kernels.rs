@@ -50,11 +50,14 @@ const HOST: Class = union(
 );
 const TRIPLETS: Triplets = Triplets::new(set(b"0123456789ABCDEF"), UNRESERVED);
 
-const RUNS: [Run; 5] = [
+const RUNS: [Run; 7] = [
     Run::new(HOST, Some(*b"--"), None),
     Run::new(QUERY.without(b'?'), Some(*b"/."), Some(TRIPLETS)),
     Run::new(QUERY, None, Some(TRIPLETS)),
     Run::new(QUERY, None, Some(TRIPLETS)).dense(),
+    // The path and the query in one run, the `?` marked (scan.rs).
+    Run::new(QUERY, Some(*b"/."), Some(TRIPLETS)).mark(b'?'),
+    Run::new(HOST, None, None).mark(b'.'),
     // No pair, no triplets, `%` plain: the simplest run.
     Run::new(union(QUERY, set(b"%")), None, None),
 ];
@@ -138,19 +141,16 @@ fn every_byte_at_every_position() {
 #[test]
 fn scalar_semantics() {
     let run = &RUNS[2];
+    let stop = |at, pct| Stop { at, pct, mark: at };
     let s = |b: &str, i| Kernel::SCALAR.next_stop(b.as_bytes(), i, run);
-    assert_eq!(s("a=b&c=d", 0), Stop { at: 7, pct: 0 });
-    assert_eq!(s("a=%2F&c", 0), Stop { at: 7, pct: 1 });
-    assert_eq!(s("a=%C3%A9#", 0), Stop { at: 8, pct: 3 });
-    assert_eq!(s("a=%2f", 0), Stop { at: 2, pct: 0 }, "lower-case hex");
-    assert_eq!(s("a=%7E", 0), Stop { at: 2, pct: 0 }, "unreserved ~");
-    assert_eq!(s("a=%2", 0), Stop { at: 2, pct: 0 }, "cut at the end");
-    assert_eq!(
-        s("%2F #%C3", 0),
-        Stop { at: 3, pct: 1 },
-        "flags before the stop only"
-    );
-    assert_eq!(s("abc", 5), Stop { at: 5, pct: 0 });
+    assert_eq!(s("a=b&c=d", 0), stop(7, 0));
+    assert_eq!(s("a=%2F&c", 0), stop(7, 1));
+    assert_eq!(s("a=%C3%A9#", 0), stop(8, 3));
+    assert_eq!(s("a=%2f", 0), stop(2, 0), "lower-case hex");
+    assert_eq!(s("a=%7E", 0), stop(2, 0), "unreserved ~");
+    assert_eq!(s("a=%2", 0), stop(2, 0), "cut at the end");
+    assert_eq!(s("%2F #%C3", 0), stop(3, 1), "flags before the stop only");
+    assert_eq!(s("abc", 5), stop(5, 0));
     let path = &RUNS[1];
     assert_eq!(Kernel::SCALAR.next_stop(b"/a/./b", 1, path).at, 3);
     assert_eq!(Kernel::SCALAR.next_stop(b"/a?b", 1, path).at, 2);
@@ -158,6 +158,35 @@ fn scalar_semantics() {
         Kernel::SCALAR.next_stop(b"/a%2F.b", 1, path).at,
         7,
         "`.` after a triplet"
+    );
+    let fused = &RUNS[4];
+    let f = |b: &str| Kernel::SCALAR.next_stop(b.as_bytes(), 1, fused);
+    assert_eq!(
+        f("/a/b?c=/d?e#f"),
+        Stop {
+            at: 11,
+            pct: 0,
+            mark: 4
+        },
+        "the first `?`"
+    );
+    assert_eq!(
+        f("/a/b#?"),
+        Stop {
+            at: 4,
+            pct: 0,
+            mark: 4
+        },
+        "none before the stop"
+    );
+    assert_eq!(
+        f("/a?b/.c"),
+        Stop {
+            at: 5,
+            pct: 0,
+            mark: 2
+        },
+        "the pair still stops"
     );
     let host = &RUNS[0];
     assert_eq!(Kernel::SCALAR.next_stop(b"xn--abc", 1, host).at, 3);

@@ -52,32 +52,43 @@ const TRIPLETS: Triplets = Triplets::new(
 pub(crate) const HOST_RUN: Run =
     Run::new(Class::from_table(&T, REG_NAME, UPPER), Some(*b"--"), None);
 
-/// The path (RFC 3986 §3.3): the `query` characters without `?`, which
-/// ends it; a `.` after a `/` may start a dot segment (§5.2.4: the
-/// parser's DOT_SEG hint), the full parser looks.
+/// The path and the query (RFC 3986 §3.3, §3.4: the `query` characters),
+/// the first `?`, which ends the path, marked ([`Run::mark`]); a `.` after
+/// a `/` may start a dot segment (§5.2.4: the parser's DOT_SEG hint), the
+/// full parser looks (in the query the caller goes on).
+pub(crate) const PATH_QUERY_RUN: Run = Run::new(
+    Class::from_table(&T, QUERY_CLASS, 0),
+    Some(*b"/."),
+    Some(TRIPLETS),
+)
+.mark(b'?');
+
+/// The path alone (§3.3): the `query` characters without `?`, which ends
+/// it; `/.` as in [`PATH_QUERY_RUN`].
 pub(crate) const PATH_RUN: Run = Run::new(
     Class::from_table(&T, QUERY_CLASS, 0).without(b'?'),
     Some(*b"/."),
     Some(TRIPLETS),
 );
 
+/// Length of the rest of a reference (after the authority) above which
+/// the path and query are one run ([`PATH_QUERY_RUN`]) rather than two.
+const FUSE_ABOVE: usize = 64;
+
 /// The query and the fragment (§3.4, §3.5: `pchar / "/" / "?"`).
 /// Triplets are frequent there ([`Run::dense`]).
 pub(crate) const QUERY_RUN: Run =
     Run::new(Class::from_table(&T, QUERY_CLASS, 0), None, Some(TRIPLETS)).dense();
 
-/// The first byte at or after `i` that ends a run of `run`, or `b.len()`;
-/// the flags of the normal triplets skipped on the way added to `flags`.
+/// The [`irinorm_simd::Stop::pct`] flags of a run as [`Meta`] flags.
 #[inline(always)]
-fn next_stop(b: &[u8], i: usize, run: &Run, flags: &mut u16) -> usize {
-    let s = irinorm_simd::next_stop(b, i, run);
-    if s.pct & irinorm_simd::PCT_ANY != 0 {
+fn add_pct(flags: &mut u16, pct: u8) {
+    if pct & irinorm_simd::PCT_ANY != 0 {
         *flags |= PCT_ANY;
     }
-    if s.pct & irinorm_simd::PCT_HIGH != 0 {
+    if pct & irinorm_simd::PCT_HIGH != 0 {
         *flags |= PCT_HIGH;
     }
-    s.at
 }
 
 /// A triplet at `i` (`b[i] == '%'`) that a syntax normalizer keeps as it
@@ -172,10 +183,11 @@ fn common_fields(s: &str, m: &mut Meta) -> Option<()> {
         m.auth_start = i as u32;
         m.host_start = i as u32;
         // An empty host (`file:///`) without a kernel call.
+        // (No triplets in this run: no flags.)
         let j = if b.get(i) == Some(&b'/') {
             i
         } else {
-            next_stop(b, i, &HOST_RUN, &mut flags)
+            irinorm_simd::next_stop(b, i, &HOST_RUN).at
         };
         m.host_end = j as u32;
         i = j;
@@ -193,30 +205,35 @@ fn common_fields(s: &str, m: &mut Meta) -> Option<()> {
         m.host_kind = crate::parse::reg_name_kind(&b[m.host_start as usize..m.host_end as usize]);
     }
 
-    // §3.3 - §3.5: path, query, fragment in one loop.
+    // §3.3 - §3.5: the path and the query in one run, whose mark is the
+    // first `?` (the end of the path: no stop there), then the fragment.
     m.path_start = i as u32;
     if i < len && b[i] == b'.' {
         return None; // a possible dot segment
     }
-    let mut part = &PATH_RUN;
+    // Long tails (where a query is likely and a second kernel call
+    // matters) in one run, `?` marked; short ones with a stop at `?`, which
+    // is cheaper there (BENCHMARKS.md, issue 14 round 2). Every call has a
+    // constant run, so the kernel's choice of loop folds away.
+    let s = if len - i > FUSE_ABOVE {
+        irinorm_simd::next_stop(b, i, &PATH_QUERY_RUN)
+    } else {
+        irinorm_simd::next_stop(b, i, &PATH_RUN)
+    };
+    add_pct(&mut flags, s.pct);
     let (mut path_end, mut query_end) = (None, None);
-    loop {
-        let j = next_stop(b, i, part, &mut flags);
-        if j == len {
-            break;
-        }
+    if s.mark < s.at {
+        path_end = Some(s.mark);
+        flags |= HAS_QUERY;
+    }
+    let mut j = s.at;
+    while j < len {
         match b[j] {
-            // The kernels skip normal triplets: this one is not, and the
-            // full parser says why (kept as the scalar definition).
-            b'%' => {
-                flags |= normal_triplet(b, j)?;
-                i = j + 3;
-            }
+            // `/.` ends the fused run; after the `?` it is query text (§3.4).
+            b'.' if path_end.is_some() => {}
             b'?' if path_end.is_none() => {
                 path_end = Some(j);
                 flags |= HAS_QUERY;
-                part = &QUERY_RUN;
-                i = j + 1;
             }
             b'#' if query_end.is_none() => {
                 path_end.get_or_insert(j);
@@ -224,11 +241,17 @@ fn common_fields(s: &str, m: &mut Meta) -> Option<()> {
                 flags |= HAS_FRAGMENT;
                 // The fragment has the query's characters (§3.5); a second
                 // `#` stops it and is an error, left to the full parser.
-                part = &QUERY_RUN;
-                i = j + 1;
             }
-            _ => return None,
+            // Anything else, a `%` included (the kernels skip the normal
+            // triplets: this one is not), is for the full parser.
+            _ => {
+                debug_assert!(b[j] != b'%' || normal_triplet(b, j).is_none());
+                return None;
+            }
         }
+        let s = irinorm_simd::next_stop(b, j + 1, &QUERY_RUN);
+        add_pct(&mut flags, s.pct);
+        j = s.at;
     }
     m.path_end = path_end.unwrap_or(len) as u32;
     m.query_end = query_end.unwrap_or(len) as u32;
@@ -271,11 +294,15 @@ mod tests {
                                 want(query(c)),
                                 "{k:?} query {c:#x} at {at}/{len}"
                             );
+                            assert_eq!(stop(&PATH_QUERY_RUN), want(query(c)), "{k:?} path {c:#x}");
                             assert_eq!(
                                 stop(&PATH_RUN),
                                 want(query(c) && c != b'?'),
                                 "{k:?} path {c:#x}"
                             );
+                            // The `?` is the path's end, marked.
+                            let mark = k.next_stop(&v, 1, &PATH_QUERY_RUN).mark;
+                            assert_eq!(mark, if c == b'?' { at } else { want(query(c)) });
                         }
                     }
                 }
