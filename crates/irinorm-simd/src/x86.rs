@@ -5,18 +5,22 @@
 //! - plain bytes: two nibble lookups (`pshufb`) and an `and` ([`crate::Class`]);
 //!   a zero lane is a stop;
 //! - the pair: `c == pair[1] && p == pair[0]`, a stop;
-//! - triplets, only when the window has a stop (a `%` is never plain):
+//! - triplets, in steps with a stop (a `%` is never plain), or in every
+//!   step of a dense run or after a triplet was seen:
 //!   `%` in `c`, hex digits in the windows one and two bytes later, their
 //!   value `(x & 15) + 9 * letter` looked up in the `unreserved` nibble
 //!   table with the high digit as the row: one more pair of lookups, so
 //!   every triplet of the window is judged at once and a query full of
 //!   `%XX` is not a loop exit per `%`.
 //!
-//! The first stop is the lowest set bit of the window's `movemask`. The
-//! last window of an input overlaps the one before (bits already scanned
-//! shifted out); the lookahead windows past the end are the window shifted
-//! with zeros in (zero is never a hex digit). Inputs shorter than a window
-//! go to the narrower kernel, then to the scalar one.
+//! Two windows make a step, their stops one 64-bit mask; the first stop
+//! is its lowest set bit. The last 1 to 2W bytes are two windows in
+//! straight-line code: the one that ends the input and the one before it
+//! (or, on inputs of at most 2W bytes, the one at 1, overlapping it), the
+//! bits before the start cleared; their lookahead past the end is the
+//! window shifted with zeros in (zero is never a hex digit). Inputs of at
+//! most one window go to the narrower kernel, then to the scalar one. A
+//! run's mark (`Run::mark`) is one more compare per window.
 //!
 //! Loads are `u64::from_le_bytes` of checked array slices, which the
 //! compiler merges into one unaligned vector load: no raw pointers, so
