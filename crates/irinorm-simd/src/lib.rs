@@ -260,11 +260,13 @@ impl Kernel {
         let mut v = vec![Kernel::SCALAR];
         #[cfg(target_arch = "x86_64")]
         {
+            // AVX2 only with SSSE3 too: the AVX2 kernel calls the SSSE3
+            // one on short inputs (every AVX2 CPU has SSSE3 anyway).
             if std::arch::is_x86_feature_detected!("ssse3") {
                 v.push(Kernel(SSSE3));
-            }
-            if std::arch::is_x86_feature_detected!("avx2") {
-                v.push(Kernel(AVX2));
+                if std::arch::is_x86_feature_detected!("avx2") {
+                    v.push(Kernel(AVX2));
+                }
             }
         }
         v
@@ -303,17 +305,21 @@ impl Kernel {
         }
         #[cfg(target_arch = "x86_64")]
         {
-            if self.0 == AVX2 {
+            // Inputs of at most 32 bytes (a third of real lists) go
+            // straight to the 16-byte kernel, the AVX2 one's own fallback.
+            if self.0 == AVX2 && b.len() > 32 {
                 #[allow(unsafe_code)]
                 // SAFETY: a `Kernel(AVX2)` is only made by `supported`, after
                 // `is_x86_feature_detected!("avx2")` said the CPU has AVX2.
                 let p = unsafe { by_kind!(avx2) };
                 return p.stop();
             }
-            if self.0 == SSSE3 {
+            if self.0 >= SSSE3 {
                 #[allow(unsafe_code)]
-                // SAFETY: a `Kernel(SSSE3)` is only made by `supported` (or
-                // `detect`, from it), after `is_x86_feature_detected!("ssse3")`.
+                // SAFETY: a `Kernel(SSSE3)` or `Kernel(AVX2)` is only made by
+                // `supported` (or `detect`, from it), after
+                // `is_x86_feature_detected!("ssse3")` said the CPU has SSSE3
+                // (AVX2 without SSSE3 is never reported).
                 let p = unsafe { by_kind!(ssse3) };
                 return p.stop();
             }

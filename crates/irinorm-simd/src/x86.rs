@@ -262,7 +262,7 @@ fn shift128(c: __m128i) -> __m128i {
 /// bytes (a window needs the byte before it too).
 macro_rules! kernel {
     ($(#[$doc:meta])* $inner:ident, $feat:literal, $w:literal, $tables:ident,
-     $load:ident, $stops:ident, $triplets:ident, $marks:ident, $shift:ident, $short:path) => {
+     $load:ident, $stops:ident, $triplets:ident, $marks:ident, $shift:ident, $short:ident) => {
         $(#[$doc])*
         /// One function per kind of run (`TRIP`: with triplets, `DENSE`,
         /// `MARK`: with a mark), chosen by the caller, where the run is
@@ -276,7 +276,7 @@ macro_rules! kernel {
             const W: usize = $w;
             let len = b.len();
             if start == 0 || start >= len || len <= W {
-                return $short(b, start, run);
+                return $short::<TRIP, DENSE, MARK>(b, start, run);
             }
             let t = $tables::new(run);
             let (mut any, mut high) = (0u64, 0u64);
@@ -399,24 +399,21 @@ macro_rules! kernel {
 kernel!(
     /// The AVX2 kernel: 32 bytes per step.
     avx2, "avx2", 32, T256, load256, stops256, triplets256, marks256, shift256,
-    ssse3_any
+    ssse3
 );
 
 kernel!(
     /// The SSSE3 kernel: 16 bytes per step.
     ssse3, "ssse3", 16, T128, load128, stops128, triplets128, marks128, shift128,
-    crate::scalar::next_stop_packed
+    scalar
 );
 
-/// [`ssse3`] for any run (the AVX2 kernel's fallback on short inputs).
-#[target_feature(enable = "ssse3")]
-fn ssse3_any(b: &[u8], start: usize, run: &Run) -> Packed {
-    match (run.triplets.is_some(), run.dense, run.mark < 0x80) {
-        (false, _, false) => ssse3::<false, false, false>(b, start, run),
-        (false, _, true) => ssse3::<false, false, true>(b, start, run),
-        (true, false, false) => ssse3::<true, false, false>(b, start, run),
-        (true, false, true) => ssse3::<true, false, true>(b, start, run),
-        (true, true, false) => ssse3::<true, true, false>(b, start, run),
-        (true, true, true) => ssse3::<true, true, true>(b, start, run),
-    }
+/// The scalar kernel with the vector kernels' signature (their fallback
+/// on inputs of at most 16 bytes).
+fn scalar<const TRIP: bool, const DENSE: bool, const MARK: bool>(
+    b: &[u8],
+    start: usize,
+    run: &Run,
+) -> Packed {
+    crate::scalar::next_stop_packed(b, start, run)
 }
