@@ -1,5 +1,5 @@
 //! The wide scanner: a parser for the common shape of a reference that is
-//! already in its syntax-normal form, sixteen bytes at a time (issue 14).
+//! already in its syntax-normal form, 16 to 64 bytes at a time (issue 14).
 //!
 //! Most references in real lists are absolute, ASCII, with a lower-case
 //! scheme and host, and no dot segment or triplet that a normalizer would
@@ -16,17 +16,18 @@
 //!
 //! Why it is faster: each component is one call of a wide kernel of
 //! `irinorm-simd` ([`irinorm_simd::next_stop`]), chosen once per process by
-//! runtime feature detection: AVX2 (32 bytes per step) or SSSE3 (16), with
-//! the scalar kernel as the fallback elsewhere (docs/simd.md). A kernel
-//! classifies a whole window with two nibble lookups (`pshufb`) per byte
-//! set; the sets are built here, at compile time, from the parser's class
-//! table ([`crate::table`]), the single source of truth. The path, query
-//! and fragment are runs whose only exits are `?`, `#`, a `%` that is not
-//! a normal triplet, and what ends the scan (normal triplets are judged
-//! inside the window), so the number of data-dependent branches per
-//! reference is the number of those bytes, not of its components. The
-//! core crate keeps `#![forbid(unsafe_code)]`: the dispatch's `unsafe`
-//! lives in `irinorm-simd`.
+//! runtime feature detection: AVX2 (two 32-byte windows per step) or SSSE3
+//! (two 16-byte windows), with the scalar kernel as the fallback elsewhere
+//! (docs/simd.md). A kernel classifies a whole window with two nibble
+//! lookups (`pshufb`) per byte set; the sets are built here, at compile
+//! time, from the parser's class table ([`crate::table`]), the single
+//! source of truth. Normal triplets are judged inside the window and do not
+//! end a run; the only exits are `?` (or, on tails over 64 bytes, not even
+//! that: path and query are one run whose mark is the first `?`), `#`, `/.`,
+//! and what ends the scan. So the number of data-dependent branches per
+//! reference is the number of those bytes, not of its components. The core
+//! crate keeps `#![forbid(unsafe_code)]`: the dispatch's `unsafe` lives in
+//! `irinorm-simd`.
 
 use crate::parse::{Meta, HAS_AUTH, HAS_FRAGMENT, HAS_QUERY, PCT_ANY, PCT_HIGH};
 use crate::table::{self, DIGIT, HEXDIG, QUERY as QUERY_CLASS, REG_NAME, UNRESERVED, UPPER};
