@@ -1,0 +1,571 @@
+//! The host rules compiled, when the settings file is loaded, into one
+//! plan per host, run on the normalized text in its output buffer (issue
+//! 11: applying a learned rules file within 1.5x of the `crawler` preset).
+//!
+//! What the plan decides once, instead of per URL:
+//! - the host's rules in the fixed order of [`HostRuleKind::ORDER`], the
+//!   ignored and default parameters of the host in one table, looked at in
+//!   one pass over the query (removing them together is removing them in
+//!   turn: each keeps or drops a parameter on its own);
+//! - a host alias's target plan (no second lookup after an alias);
+//! - what each step reads and writes, so that the rounds that make the
+//!   rules idempotent look again only at the steps whose input changed
+//!   (a step is a function of what it reads);
+//! - each substitution's `from` compiled once (memchr's memmem).
+//!
+//! The URL is changed where it lies, in the caller's buffer: a step that
+//! does not fire reads and allocates nothing; one that does cuts or
+//! splices in place, or writes its new `path?query` after the URL and
+//! moves it down (no other buffer). The semantics are those of the first
+//! implementation (`reference.rs`), rounds of the fixed order until a
+//! round changes nothing, a host alias restarting with the canonical
+//! host's rules: the differential tests check the bytes.
+//!
+//! Files with `*.suffix` hosts are not compiled (a host's rules would
+//! depend on the input host, not only on the entry); they run by the
+//! general path ([`super::HostIndex::apply`]).
+
+use memchr::memmem;
+use rustc_hash::FxHashMap;
+
+use super::{has_dot_segment, has_upper_outside_triplets, param_name, HostRule, HostRuleKind};
+
+/// Components, as bits of [`Step::reads`] and [`Step::writes`].
+const SCHEME: u8 = 1;
+const HOST: u8 = 2;
+const PATH: u8 = 4;
+const QUERY: u8 = 8;
+
+/// One ignored (`value: None`) or default parameter of a host.
+#[derive(Clone, Debug)]
+struct Param {
+    name: Box<str>,
+    value: Option<Box<str>>,
+    prefix: Option<Box<str>>,
+}
+
+#[derive(Clone, Debug)]
+enum Op {
+    Scheme(Box<str>),
+    /// The canonical host, and its plan when it has one.
+    Host(Box<str>, Option<u32>),
+    Params(Box<[Param]>),
+    Sort,
+    Lower,
+    Subst(Box<Subst>),
+    Index(Box<str>),
+    RemoveSlash,
+    AddSlash,
+}
+
+/// A substitution, its `from` compiled once.
+#[derive(Clone, Debug)]
+struct Subst {
+    from: Box<str>,
+    to: Box<str>,
+    finder: memmem::Finder<'static>,
+}
+
+#[derive(Clone, Debug)]
+struct Step {
+    op: Op,
+    /// The path prefix the rule holds under (`None`: `/`, every path).
+    prefix: Option<Box<str>>,
+    reads: u8,
+    writes: u8,
+}
+
+/// The steps of one host.
+#[derive(Clone, Debug, Default)]
+struct Plan {
+    steps: Box<[Step]>,
+}
+
+/// The plans of a settings file, by exact host.
+#[derive(Clone, Debug, Default)]
+pub(crate) struct Plans {
+    // FxHash, as the index: the keys come from the settings file.
+    by_host: FxHashMap<Box<str>, u32>,
+    plans: Vec<Plan>,
+}
+
+/// Where the components of the URL being rewritten lie in the buffer.
+/// The URL runs from `start` to the end of the buffer (no fragment).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct At {
+    pub(crate) start: usize,
+    /// The `:` after the scheme.
+    pub(crate) scheme_end: usize,
+    pub(crate) host: (usize, usize),
+    /// The `:` before the port.
+    pub(crate) port: Option<usize>,
+    pub(crate) path: usize,
+    /// The `?`.
+    pub(crate) query: Option<usize>,
+}
+
+impl At {
+    /// Offsets from the components of `out[start..]` (`m` describes it):
+    /// `None` when it has no scheme or host, a fragment, or a path that is
+    /// not absolute (no host rule applies to it).
+    pub(crate) fn of(out: &str, start: usize, m: &irinorm::Meta) -> Option<At> {
+        let s = &out[start..];
+        let off = |x: &str| start + (x.as_ptr() as usize - s.as_ptr() as usize);
+        let scheme = m.scheme(s)?;
+        let host = m.host(s)?;
+        if m.fragment(s).is_some() || !m.path(s).starts_with('/') {
+            return None;
+        }
+        let h = off(host);
+        Some(At {
+            start,
+            scheme_end: start + scheme.len(),
+            host: (h, h + host.len()),
+            port: m.port(s).map(|p| off(p) - 1),
+            path: off(m.path(s)),
+            query: m.query(s).map(|q| off(q) - 1),
+        })
+    }
+
+    /// Replaces `out[a..b]` by `with`; every offset at or after `b` moves.
+    fn splice(&mut self, out: &mut String, a: usize, b: usize, with: &str) {
+        out.replace_range(a..b, with);
+        let d = with.len() as isize - (b - a) as isize;
+        let mv = |x: &mut usize| {
+            if *x >= b {
+                *x = (*x as isize + d) as usize;
+            }
+        };
+        mv(&mut self.scheme_end);
+        mv(&mut self.host.0);
+        mv(&mut self.host.1);
+        if let Some(p) = self.port.as_mut() {
+            mv(p);
+        }
+        mv(&mut self.path);
+        if let Some(q) = self.query.as_mut() {
+            mv(q);
+        }
+    }
+
+    fn path_end(&self, out: &str) -> usize {
+        self.query.unwrap_or(out.len())
+    }
+}
+
+/// What [`Plans::run`] changed.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Ran {
+    /// Some rule fired.
+    pub(crate) any: bool,
+    /// The host changed (an alias).
+    pub(crate) host: bool,
+}
+
+impl Plans {
+    /// Compiles `rules`: `None` when a rule has a `*.suffix` host.
+    pub(crate) fn new(rules: &[HostRule]) -> Option<Plans> {
+        if rules.iter().any(|r| r.host.starts_with("*.")) {
+            return None;
+        }
+        let mut order: Vec<usize> = (0..rules.len()).collect();
+        // Stable: rules of one kind keep the file's order (as the index).
+        order.sort_by_key(|&i| rules[i].kind.rank());
+        let mut hosts: Vec<(&str, Vec<&HostRule>)> = Vec::new();
+        let mut by_host: FxHashMap<Box<str>, u32> = FxHashMap::default();
+        for i in order {
+            let r = &rules[i];
+            let n = *by_host.entry(r.host.as_str().into()).or_insert_with(|| {
+                hosts.push((r.host.as_str(), Vec::new()));
+                hosts.len() as u32 - 1
+            });
+            hosts[n as usize].1.push(r);
+        }
+        let plans = hosts
+            .iter()
+            .map(|(_, rs)| Plan::new(rs, &by_host))
+            .collect();
+        Some(Plans { by_host, plans })
+    }
+
+    /// The plan of `host`.
+    #[inline]
+    pub(crate) fn lookup(&self, host: &str) -> Option<u32> {
+        if self.plans.is_empty() {
+            return None;
+        }
+        self.by_host.get(host).copied()
+    }
+
+    /// Runs plan `p` (of the host at `at`) on `out`, rounds of the fixed
+    /// order until one changes nothing (each rule shortens or reorders,
+    /// so this ends; bounded anyway, as the first implementation).
+    pub(crate) fn run(&self, p: u32, out: &mut String, at: &mut At) -> Ran {
+        let mut plan = &self.plans[p as usize];
+        let mut ran = Ran::default();
+        // `last[c]`: the clock of component `c`'s last change; `seen[k]`:
+        // the clock when step `k` last looked. A step whose inputs did not
+        // change since would say no again (a substitution, which may find
+        // new occurrences in its own output, looks again after firing).
+        let mut clock = 1u32;
+        let mut last = [1u32; 4];
+        let mut seen = [0u32; 64];
+        for _ in 0..16 {
+            let skip = plan.steps.len() <= seen.len();
+            let mut round = false;
+            let mut alias = None;
+            for (k, st) in plan.steps.iter().enumerate() {
+                if skip && newest(&last, st.reads) <= seen[k] {
+                    continue;
+                }
+                let fired = match &st.prefix {
+                    Some(pre) if !out[at.path..at.path_end(out)].starts_with(&**pre) => false,
+                    _ => exec(&st.op, out, at),
+                };
+                if fired {
+                    clock += 1;
+                    for (c, bit) in [SCHEME, HOST, PATH, QUERY].into_iter().enumerate() {
+                        if st.writes & bit != 0 {
+                            last[c] = clock;
+                        }
+                    }
+                }
+                if skip {
+                    let again = fired && matches!(st.op, Op::Subst(_));
+                    seen[k] = if again { clock - 1 } else { clock };
+                }
+                if fired {
+                    round = true;
+                    if let Op::Host(_, target) = &st.op {
+                        // The canonical host has rules of its own: the
+                        // next round runs them, every one.
+                        alias = Some(*target);
+                        break;
+                    }
+                }
+            }
+            ran.any |= round;
+            if !round {
+                break;
+            }
+            if let Some(target) = alias {
+                ran.host = true;
+                let Some(t) = target else { break };
+                plan = &self.plans[t as usize];
+                seen = [0; 64];
+                clock += 1;
+                last = [clock; 4];
+            }
+        }
+        ran
+    }
+}
+
+/// The latest change of the components in `reads`.
+#[inline]
+fn newest(last: &[u32; 4], reads: u8) -> u32 {
+    let mut n = 0;
+    for (c, bit) in [SCHEME, HOST, PATH, QUERY].into_iter().enumerate() {
+        if reads & bit != 0 {
+            n = n.max(last[c]);
+        }
+    }
+    n
+}
+
+impl Plan {
+    fn new(rules: &[&HostRule], by_host: &FxHashMap<Box<str>, u32>) -> Plan {
+        let prefix = |r: &HostRule| (r.path != "/").then(|| r.path.as_str().into());
+        let mut steps: Vec<Step> = Vec::with_capacity(rules.len());
+        for r in rules {
+            let pre: Option<Box<str>> = prefix(r);
+            let p = if pre.is_some() { PATH } else { 0 };
+            let (op, reads, writes) = match &r.kind {
+                HostRuleKind::AliasScheme { to } => {
+                    (Op::Scheme(to.as_str().into()), SCHEME, SCHEME)
+                }
+                HostRuleKind::AliasHost { to } => (
+                    Op::Host(to.as_str().into(), by_host.get(to.as_str()).copied()),
+                    HOST,
+                    HOST,
+                ),
+                HostRuleKind::IgnoreParam { name } | HostRuleKind::DefaultParam { name, .. } => {
+                    let param = Param {
+                        name: name.as_str().into(),
+                        value: match &r.kind {
+                            HostRuleKind::DefaultParam { value, .. } => Some(value.as_str().into()),
+                            _ => None,
+                        },
+                        prefix: pre,
+                    };
+                    // One table for the host's run of ignored and default
+                    // parameters (they are adjacent in the fixed order).
+                    if let Some(Step {
+                        op: Op::Params(ps),
+                        reads,
+                        ..
+                    }) = steps.last_mut()
+                    {
+                        let mut v = std::mem::take(ps).into_vec();
+                        v.push(param);
+                        *ps = v.into_boxed_slice();
+                        *reads |= p;
+                        continue;
+                    }
+                    steps.push(Step {
+                        op: Op::Params(vec![param].into_boxed_slice()),
+                        prefix: None,
+                        reads: QUERY | p,
+                        writes: QUERY,
+                    });
+                    continue;
+                }
+                HostRuleKind::SortQuery => (Op::Sort, QUERY, QUERY),
+                HostRuleKind::LowercasePath => (Op::Lower, PATH, PATH),
+                HostRuleKind::Substitute { from, to } => (
+                    Op::Subst(Box::new(Subst {
+                        from: from.as_str().into(),
+                        to: to.as_str().into(),
+                        finder: memmem::Finder::new(from.as_bytes()).into_owned(),
+                    })),
+                    PATH | QUERY,
+                    PATH | QUERY,
+                ),
+                HostRuleKind::DirectoryIndex { name } => {
+                    (Op::Index(name.as_str().into()), PATH, PATH)
+                }
+                HostRuleKind::RemoveTrailingSlash => (Op::RemoveSlash, PATH, PATH),
+                HostRuleKind::AddTrailingSlash => (Op::AddSlash, PATH, PATH),
+            };
+            steps.push(Step {
+                op,
+                prefix: prefix(r),
+                reads: reads | p,
+                writes,
+            });
+        }
+        Plan {
+            steps: steps.into_boxed_slice(),
+        }
+    }
+}
+
+/// One step on the URL at `at` in `out`: whether it changed it.
+fn exec(op: &Op, out: &mut String, at: &mut At) -> bool {
+    match op {
+        Op::Scheme(to) => {
+            if out[at.start..at.scheme_end] == **to {
+                return false;
+            }
+            // A port that is the default of either scheme is no port.
+            if let Some(c) = at.port {
+                if matches!(&out[c + 1..at.path], "80" | "443") {
+                    at.splice(out, c, at.path, "");
+                    at.port = None;
+                }
+            }
+            at.splice(out, at.start, at.scheme_end, to);
+            true
+        }
+        Op::Host(to, _) => {
+            if out[at.host.0..at.host.1] == **to {
+                return false;
+            }
+            at.splice(out, at.host.0, at.host.1, to);
+            true
+        }
+        Op::Params(params) => remove_params(params, out, at),
+        Op::Sort => sort_query(out, at),
+        Op::Lower => {
+            let end = at.path_end(out);
+            let path = &out[at.path..end];
+            if !has_upper_outside_triplets(path) {
+                return false;
+            }
+            let lower = irinorm::pct::lowercase_outside_triplets(path);
+            at.splice(out, at.path, end, &lower);
+            true
+        }
+        Op::Subst(x) => substitute(&x.from, &x.to, &x.finder, out, at),
+        Op::Index(name) => {
+            let end = at.path_end(out);
+            let path = &out[at.path..end];
+            let slash = path.rfind('/').unwrap_or(0);
+            if !path[slash + 1..].eq_ignore_ascii_case(name) {
+                return false;
+            }
+            at.splice(out, at.path + slash + 1, end, "");
+            true
+        }
+        Op::RemoveSlash => {
+            let end = at.path_end(out);
+            let path = &out[at.path..end];
+            if path.len() <= 1 || !path.ends_with('/') {
+                return false;
+            }
+            // `/a//` is `/a`; a path of slashes only is `/`.
+            let t = path.trim_end_matches('/').len().max(1);
+            at.splice(out, at.path + t, end, "");
+            true
+        }
+        Op::AddSlash => {
+            let end = at.path_end(out);
+            if out[at.path..end].ends_with('/') {
+                return false;
+            }
+            at.splice(out, end, end, "/");
+            true
+        }
+    }
+}
+
+/// The `&`-separated parameters of `q`, as byte ranges.
+fn params(q: &[u8]) -> impl Iterator<Item = (usize, usize)> + '_ {
+    let mut start = 0;
+    let mut done = false;
+    std::iter::from_fn(move || {
+        if done {
+            return None;
+        }
+        let end = memchr::memchr(b'&', &q[start..]).map_or(q.len(), |i| start + i);
+        let r = (start, end);
+        done = end == q.len();
+        start = end + 1;
+        Some(r)
+    })
+}
+
+/// The ignored and default parameters of the host, out of the query in
+/// one pass: a parameter goes when some entry whose path prefix holds
+/// takes it (as the rules in turn would); no query when none is left.
+fn remove_params(table: &[Param], out: &mut String, at: &mut At) -> bool {
+    let Some(qm) = at.query else { return false };
+    let (qs, qe) = (qm + 1, out.len());
+    if qs == qe {
+        return false;
+    }
+    let path = &out[at.path..qm];
+    let q = &out[qs..qe];
+    let goes = |x: &str| {
+        let (n, v) = x.split_once('=').unwrap_or((x, ""));
+        table.iter().any(|p| {
+            *p.name == *n
+                && p.value.as_deref().is_none_or(|d| d == v)
+                && p.prefix.as_deref().is_none_or(|pre| path.starts_with(pre))
+        })
+    };
+    // The parameters that go, and where the first kept one starts.
+    let mut cuts = [(0usize, 0usize); 32];
+    let mut n = 0;
+    let mut more = Vec::new();
+    let mut first_kept = None;
+    for (a, b) in params(q.as_bytes()) {
+        if goes(&q[a..b]) {
+            if n < cuts.len() {
+                cuts[n] = (qs + a, qs + b);
+                n += 1;
+            } else {
+                more.push((qs + a, qs + b));
+            }
+        } else if first_kept.is_none() {
+            first_kept = Some(qs + a);
+        }
+    }
+    if n == 0 {
+        return false;
+    }
+    let Some(f) = first_kept else {
+        out.truncate(qm);
+        at.query = None;
+        return true;
+    };
+    // Cut in place from the end backwards (the offsets before a cut stay
+    // right): a parameter before the first kept one goes with the `&`
+    // after it, a later one with the `&` before it.
+    for &(a, b) in cuts[..n].iter().chain(more.iter()).rev() {
+        if a > f {
+            out.replace_range(a - 1..b, "");
+        } else {
+            out.replace_range(a..b + 1, "");
+        }
+    }
+    true
+}
+
+/// `sort-query`: parameters in byte order of their names, stable.
+fn sort_query(out: &mut String, at: &mut At) -> bool {
+    let Some(qm) = at.query else { return false };
+    let (qs, qe) = (qm + 1, out.len());
+    let q = &out[qs..qe];
+    let name = |(a, b): (usize, usize)| param_name(&q[a..b]);
+    // Sorted already (the common case): compared pairwise.
+    let mut it = params(q.as_bytes());
+    let mut prev = it.next().map_or("", name);
+    if it.all(|r| {
+        let n = name(r);
+        let ok = prev <= n;
+        prev = n;
+        ok
+    }) {
+        return false;
+    }
+    // Rare (a host with `sort-query` and an unsorted query): built apart.
+    let mut ps: Vec<(usize, usize)> = params(q.as_bytes()).collect();
+    ps.sort_by(|&x, &y| name(x).as_bytes().cmp(name(y).as_bytes()));
+    let sorted: Vec<&str> = ps.iter().map(|&(a, b)| &q[a..b]).collect();
+    let sorted = sorted.join("&");
+    drop(it);
+    out.replace_range(qs..qe, &sorted);
+    true
+}
+
+/// DustBuster's `alpha -> beta` on `path?query`: every occurrence, left to
+/// right, not overlapping; the `?` that ends the new path is the first
+/// one. Refused (nothing changes) when the new path would not be absolute
+/// or would have a dot segment (RFC 3986 §5.2.4 would remove it, and the
+/// result would not be idempotent).
+fn substitute(
+    from: &str,
+    to: &str,
+    finder: &memmem::Finder<'_>,
+    out: &mut String,
+    at: &mut At,
+) -> bool {
+    let (ps, end) = (at.path, out.len());
+    // Where `from` occurs in the old text, left to right.
+    let mut hits = [0usize; 16];
+    let mut n = 0;
+    let mut more = Vec::new();
+    let mut i = ps;
+    while let Some(x) = finder.find(&out.as_bytes()[i..end]) {
+        if n < hits.len() {
+            hits[n] = i + x;
+            n += 1;
+        } else {
+            more.push(i + x);
+        }
+        i += x + from.len();
+    }
+    if n == 0 {
+        return false;
+    }
+    // Replaced in place from the right (the offsets to the left stay).
+    for &h in hits[..n].iter().chain(more.iter()).rev() {
+        out.replace_range(h..h + from.len(), to);
+    }
+    let q = memchr::memchr(b'?', &out.as_bytes()[ps..]);
+    let path = &out[ps..q.map_or(out.len(), |q| ps + q)];
+    if !path.starts_with('/') || has_dot_segment(path) {
+        // Undone: the k-th occurrence from the left now starts k times the
+        // change in length further.
+        let d = to.len() as isize - from.len() as isize;
+        for k in (0..n + more.len()).rev() {
+            let h = if k < n { hits[k] } else { more[k - n] };
+            let at = (h as isize + k as isize * d) as usize;
+            out.replace_range(at..at + to.len(), from);
+        }
+        return false;
+    }
+    at.query = q.map(|q| ps + q);
+    true
+}
