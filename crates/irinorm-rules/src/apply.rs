@@ -131,7 +131,7 @@ pub(crate) struct Names {
     /// `query_params` as prefixes, when its patterns allow it.
     query_prefixes: Option<ParamPrefixes>,
     session_ids: NameIndex,
-    host_rules: HostIndex,
+    pub(crate) host_rules: HostIndex,
 }
 
 impl Names {
@@ -220,7 +220,7 @@ pub(crate) fn apply_split(
 
 /// Rules that hold for most references (any name host, any path not
 /// ending in `/`): the screen would pass anyway.
-fn is_broad(rules: RuleSet) -> bool {
+pub(crate) fn is_broad(rules: RuleSet) -> bool {
     use RuleName as R;
     rules.contains(R::AddWww)
         || rules.contains(R::AddTrailingSlash)
@@ -272,7 +272,7 @@ fn host_rules_only(
 /// proves that [`apply_split`] returns `None` (debug builds check it).
 /// Most references meet no rule of a preset (`crawler`: no fragment, no
 /// trailing host dot, no numeric host, no tracking parameter).
-fn may_apply(s: &str, m: &Meta, rules: RuleSet, config: &Config, names: &Names) -> bool {
+pub(crate) fn may_apply(s: &str, m: &Meta, rules: RuleSet, config: &Config, names: &Names) -> bool {
     may_apply_to(&Split(s, m), rules, config, names)
 }
 

@@ -925,6 +925,146 @@ fn truncate(c: &mut Cow<'_, str>, len: usize) {
     }
 }
 
+/// What [`fused`] did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Fused {
+    /// `out[start..]` is the result.
+    Done,
+    /// Nothing changed yet, but this case is not for the fused path: the
+    /// caller runs the general one ([`crate::apply::apply_split`]).
+    General,
+    /// The rules' output may meet a named rule again: the caller
+    /// normalizes the input again and runs the general path (rare: a
+    /// host alias or a substitution that makes a tracking parameter).
+    Redo,
+}
+
+/// The named rules, then the host rules, on the normal reference in
+/// `out[start..]` (components `m`), in place: the path of a learned rules
+/// file on top of `crawler` (issue 11). `rules` is the whole set;
+/// `others`, what [`crate::apply::query_in_place`] leaves to its screen
+/// of the set without `host-rules` (`None` when that is empty).
+///
+/// The same result as [`crate::apply::apply_split`] with the whole set
+/// (debug builds check every call): the named rules' query filter in
+/// place, the host's plan in place, and the named rules' screen on the
+/// result, which says, for nearly every reference, that another round of
+/// the sections would change nothing.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn fused(
+    out: &mut String,
+    start: usize,
+    m: &irinorm::Meta,
+    rules: crate::RuleSet,
+    others: Option<crate::RuleSet>,
+    config: &crate::Config,
+    names: &crate::apply::Names,
+    rung: irinorm::ladder::Rung,
+    applied: &mut Vec<crate::RuleName>,
+) -> Fused {
+    use crate::apply::{is_broad, may_apply, query_in_place};
+    use crate::RuleName as R;
+    use irinorm::host::HostKind;
+    let Some(plans) = &names.host_rules.plans else {
+        return Fused::General;
+    };
+    let named = rules.without(R::HostRules);
+    // The plan wants the URL at the end of the buffer: its fragment gone.
+    if is_broad(named)
+        || (m.fragment(&out[start..]).is_some() && !named.contains(R::RemoveFragment))
+    {
+        return Fused::General;
+    }
+    #[cfg(debug_assertions)]
+    let expected = {
+        let mut fired = applied.clone();
+        let text = &out[start..];
+        let new = crate::apply::apply_split(text, m, rules, config, names, rung, &mut fired, None);
+        (new.unwrap_or_else(|| text.to_owned()), fired)
+    };
+    #[cfg(not(debug_assertions))]
+    let _ = rung;
+    let len = out.len();
+    match others {
+        Some(others) => {
+            if !query_in_place(out, start, m, named, others, config, names, applied) {
+                return Fused::General;
+            }
+        }
+        None if named.is_empty() => {}
+        None => return Fused::General,
+    }
+    // The query filter only cuts: it fired when the length changed.
+    let named_fired = out.len() != len;
+    let cut;
+    let m = if !named_fired {
+        m
+    } else {
+        cut = irinorm::split_trusted(&out[start..]);
+        &cut
+    };
+    let done = |out: &String, applied: &[crate::RuleName]| {
+        #[cfg(debug_assertions)]
+        assert_eq!(
+            (&out[start..], applied),
+            (expected.0.as_str(), &expected.1[..]),
+            "the fused host rules differ from apply_split"
+        );
+        let _ = (out, applied);
+        Fused::Done
+    };
+    if !matches!(m.host_kind(), HostKind::RegName | HostKind::Ipv4) {
+        return done(out, applied);
+    }
+    let Some(p) = m.host(&out[start..]).and_then(|h| plans.lookup(h)) else {
+        return done(out, applied);
+    };
+    let Some(mut at) = At::of(out, start, m) else {
+        return done(out, applied);
+    };
+    // The text before, to tell whether rules that fired undid each other
+    // (an added and a removed slash, aliases in a cycle): then nothing
+    // changed, as the general path says. On the stack: no allocation.
+    let mut was = [0u8; 256];
+    let before = &out.as_bytes()[start..];
+    let kept = before.len() <= was.len();
+    if kept {
+        was[..before.len()].copy_from_slice(before);
+    }
+    let len = out.len();
+    if !plans.run(p, out, &mut at).any {
+        return done(out, applied);
+    }
+    // The general path counts `host-rules` as applied when it fired and
+    // something changed, or when the named rules changed something too.
+    if out.len() == len && !named_fired {
+        let same = if kept {
+            was[..len - start] == out.as_bytes()[start..]
+        } else {
+            // A long reference whose length came back: by the general path.
+            return Fused::Redo;
+        };
+        if same {
+            return done(out, applied);
+        }
+    }
+    // In the order of application: before remove-fragment.
+    if !applied.contains(&R::HostRules) {
+        let i = applied
+            .iter()
+            .position(|&r| r == R::RemoveFragment)
+            .unwrap_or(applied.len());
+        applied.insert(i, R::HostRules);
+    }
+    if !named.is_empty() {
+        let text = &out[start..];
+        if may_apply(text, &irinorm::split_trusted(text), named, config, names) {
+            return Fused::Redo;
+        }
+    }
+    done(out, applied)
+}
+
 /// Host rules indexed for applying to references that are already normal
 /// (what `irinorm learn` validates candidate rules with): only the host
 /// rules, without the ladder or the named rules.

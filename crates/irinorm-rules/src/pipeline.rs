@@ -9,6 +9,7 @@ use irinorm::{split_trusted, Meta, ParseError};
 
 use crate::apply::{apply_split, query_in_place, query_in_place_set, Fired, Names};
 use crate::config::Config;
+use crate::host_rules::Fused;
 use crate::preset::Preset;
 use crate::rule::{RuleName, RuleSet};
 
@@ -49,6 +50,10 @@ pub struct Pipeline {
     /// When the set allows it (`crawler`, `fetch` + `remove-query-params`):
     /// the set without the rules [`query_in_place`] applies in place.
     query_fast: Option<RuleSet>,
+    /// With compiled host rules (issue 11): the fused path
+    /// ([`crate::host_rules::fused`]), with what [`query_in_place`] screens
+    /// of the named rules (`None` when there are none).
+    fused: Option<Option<RuleSet>>,
 }
 
 impl Pipeline {
@@ -71,13 +76,22 @@ impl Pipeline {
                 }
             }
         }
+        let names = Names::new(&config);
+        let named = rules.without(RuleName::HostRules);
+        let fused = (rules.contains(RuleName::HostRules) && names.host_rules.plans.is_some())
+            .then(|| match query_in_place_set(named) {
+                Some(others) => Some(Some(others)),
+                None => named.is_empty().then_some(None),
+            })
+            .flatten();
         Pipeline {
             normalizer,
             rules,
-            names: Arc::new(Names::new(&config)),
+            names: Arc::new(names),
             config: Arc::new(config),
             safebrowsing: false,
             query_fast: query_in_place_set(rules),
+            fused,
         }
     }
 
@@ -172,21 +186,31 @@ impl Pipeline {
         }
         let start = out.len();
         let (w, meta) = self.normalizer.normalize_into_split(input, out)?;
-        self.rules_in_place(out, start, meta, applied);
+        let before = applied.len();
+        if self.rules_in_place(out, start, meta, applied, true) {
+            out.truncate(start);
+            applied.truncate(before);
+            let (_, meta) = self.normalizer.normalize_into_split(input, out)?;
+            self.rules_in_place(out, start, meta, applied, false);
+        }
         Ok(w)
     }
 
     /// The rules on `out[start..]`, whose components are `meta` when the
     /// ladder knew them (already-normal input), found again otherwise.
+    /// With `fused`, compiled host rules take their fused path; `true`:
+    /// that path left `out[start..]` half done, and the caller must
+    /// normalize again and call this without it.
     fn rules_in_place(
         &self,
         out: &mut String,
         start: usize,
         meta: Option<Meta>,
         applied: &mut Vec<RuleName>,
-    ) {
+        fused: bool,
+    ) -> bool {
         if self.rules.is_empty() {
-            return;
+            return false;
         }
         let text = &out[start..];
         // By reference: a copy of the whole `Meta` (read wide, just written
@@ -200,6 +224,25 @@ impl Pipeline {
                 &split
             }
         };
+        // A learned rules file on top of `crawler` (issue 11): the query
+        // filter and the host's compiled rules in place, in one pass each.
+        if let (true, Some(others)) = (fused, self.fused) {
+            match crate::host_rules::fused(
+                out,
+                start,
+                meta,
+                self.rules,
+                others,
+                &self.config,
+                &self.names,
+                self.rung(),
+                applied,
+            ) {
+                Fused::Done => return false,
+                Fused::Redo => return true,
+                Fused::General => {}
+            }
+        }
         // The common sets screen and filter the query in one pass, in
         // place (issue 14: `crawler` on long queries).
         if let Some(others) = self.query_fast {
@@ -213,7 +256,7 @@ impl Pipeline {
                 &self.names,
                 applied,
             ) {
-                return;
+                return false;
             }
         }
         let text = &out[start..];
@@ -230,6 +273,7 @@ impl Pipeline {
             out.truncate(start);
             out.push_str(&new);
         }
+        false
     }
 
     /// The comparison key: the ladder's key at the configured rung, then
@@ -240,7 +284,11 @@ impl Pipeline {
         }
         let start = out.len();
         let meta = self.normalizer.key_into_split(input, out)?;
-        self.rules_in_place(out, start, meta, &mut Vec::new());
+        if self.rules_in_place(out, start, meta, &mut Vec::new(), true) {
+            out.truncate(start);
+            let meta = self.normalizer.key_into_split(input, out)?;
+            self.rules_in_place(out, start, meta, &mut Vec::new(), false);
+        }
         Ok(())
     }
 
@@ -310,6 +358,7 @@ impl Pipeline {
                 names: self.names.clone(),
                 safebrowsing: false,
                 query_fast: self.query_fast,
+                fused: self.fused,
             };
             if p.equivalent(a, b)? {
                 return Ok(Some(rung));

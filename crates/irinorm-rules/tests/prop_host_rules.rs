@@ -342,6 +342,7 @@ fn gen_rule() -> impl Strategy<Value = String> {
             ("/Old", "/"),
             (".html", ""),
             ("b/", "/"),
+            ("xutm_", "utm_"),
         ])
         .prop_map(|(f, t)| format!("rule = \"substitute\"\nfrom = \"{f}\"\nto = \"{t}\"")),
         pick(&["index.html", "Default.aspx"])
@@ -453,4 +454,77 @@ proptest! {
             prop_assert_eq!(&set.apply_general(x), &want, "general, {}\n{}", x, rules.concat());
         }
     }
+}
+
+fn crawler_with(rules: &[String]) -> Pipeline {
+    let mut c = Config::default();
+    let mut s = irinorm::scheme::SchemeRegistry::builtin();
+    load_toml(&rules.concat(), &mut c, &mut s).unwrap();
+    Pipeline::new(
+        Normalizer::new(Options::new(Rung::Scheme, Form::Uri)),
+        irinorm_rules::Preset::Crawler.rule_set(),
+        c,
+    )
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 2048, ..ProptestConfig::default() })]
+
+    /// `crawler` with a generated rules file, by the fused path of
+    /// `normalize_into` (the query filter and the host's plan in the
+    /// buffer; debug builds compare every call with the general path):
+    /// the same text as `normalize` (the general path), and idempotent.
+    #[test]
+    fn fused_path_equals_the_general_path(
+        rules in proptest::collection::vec(gen_rule(), 1..15),
+        urls in proptest::collection::vec(
+            (gen_url(), pick(&["", "utm_source=x", "utm_medium=y&a=1"])),
+            1..8,
+        ),
+    ) {
+        let p = crawler_with(&rules);
+        for (u, extra) in &urls {
+            let x = match (u.split_once('#'), extra.is_empty()) {
+                (_, true) => u.clone(),
+                (Some((a, f)), false) => format!("{a}{}{extra}#{f}", if a.contains('?') { "&" } else { "?" }),
+                (None, false) => format!("{u}{}{extra}", if u.contains('?') { "&" } else { "?" }),
+            };
+            let Ok(general) = p.normalize(&x) else { continue };
+            let mut out = String::from("before ");
+            let mut applied = Vec::new();
+            p.normalize_into(&x, &mut out, &mut applied).unwrap();
+            prop_assert_eq!(&out["before ".len()..], &*general.text, "{}\n{}", x, rules.concat());
+            prop_assert_eq!(&applied, &general.applied);
+            let mut again = String::new();
+            p.normalize_into(&out["before ".len()..], &mut again, &mut Vec::new()).unwrap();
+            prop_assert_eq!(&again, &out["before ".len()..], "not idempotent: {}\n{}", x, rules.concat());
+        }
+    }
+}
+
+/// When the host rules make work for a named rule (a substitution that
+/// spells a tracking parameter), the fused path hands the reference to
+/// the general one, which runs the sections again.
+#[test]
+fn fused_path_redoes_when_rules_make_work_for_named_rules() {
+    let p = crawler_with(&[
+        "[[host-rule]]\nhost = \"a.test\"\nrule = \"substitute\"\nfrom = \"xutm_\"\nto = \"utm_\"\n"
+            .to_owned(),
+    ]);
+    let x = "http://a.test/p?xutm_source=1&b=2#f";
+    let mut out = String::new();
+    let mut applied = Vec::new();
+    p.normalize_into(x, &mut out, &mut applied).unwrap();
+    assert_eq!(out, "http://a.test/p?b=2");
+    assert_eq!(
+        applied,
+        // In order of application: the first round's host rules and
+        // fragment, then the second round's query filter.
+        [
+            RuleName::HostRules,
+            RuleName::RemoveFragment,
+            RuleName::RemoveQueryParams
+        ]
+    );
+    assert_eq!(p.normalize(x).unwrap().applied, applied);
 }
