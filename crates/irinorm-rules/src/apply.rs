@@ -278,7 +278,7 @@ pub(crate) fn may_apply(s: &str, m: &Meta, rules: RuleSet, config: &Config, name
 
 /// The components [`may_apply_to`] looks at: of a text and its [`Meta`],
 /// or of a [`Url`] being rewritten (no text to build and split again).
-trait View {
+pub(crate) trait View {
     fn scheme(&self) -> Option<&str>;
     fn userinfo(&self) -> Option<&str>;
     fn host(&self) -> Option<&str>;
@@ -340,7 +340,7 @@ impl View for Url<'_> {
 }
 
 /// [`may_apply`] on any [`View`].
-fn may_apply_to(m: &impl View, rules: RuleSet, config: &Config, names: &Names) -> bool {
+pub(crate) fn may_apply_to(m: &impl View, rules: RuleSet, config: &Config, names: &Names) -> bool {
     use RuleName as R;
     // One test per rule of the set, straight-line, each component sliced
     // only when a rule of the set looks at it.

@@ -962,7 +962,7 @@ pub(crate) fn fused(
     rung: irinorm::ladder::Rung,
     applied: &mut Vec<crate::RuleName>,
 ) -> Fused {
-    use crate::apply::{is_broad, may_apply, query_in_place};
+    use crate::apply::{is_broad, query_in_place};
     use crate::RuleName as R;
     use irinorm::host::HostKind;
     let Some(plans) = &names.host_rules.plans else {
@@ -1032,7 +1032,8 @@ pub(crate) fn fused(
         was[..before.len()].copy_from_slice(before);
     }
     let len = out.len();
-    if !plans.run(p, out, &mut at).any {
+    let ran = plans.run(p, out, &mut at);
+    if !ran.any {
         return done(out, applied);
     }
     // The general path counts `host-rules` as applied when it fired and
@@ -1056,13 +1057,65 @@ pub(crate) fn fused(
             .unwrap_or(applied.len());
         applied.insert(i, R::HostRules);
     }
-    if !named.is_empty() {
-        let text = &out[start..];
-        if may_apply(text, &irinorm::split_trusted(text), named, config, names) {
+    // Another round of the sections only when a named rule may change
+    // the rules' output (the general path's screen, on the components as
+    // they lie). The query filter left the named rules at their fixpoint;
+    // rules of `crawler` (the query, the fragment, the host) cannot fire
+    // again when only the path changed.
+    let crawler_like = named
+        .without(R::RemoveQueryParams)
+        .without(R::RemoveFragment)
+        .without(R::RemoveTrailingHostDot)
+        .without(R::DecodeIpv4Forms)
+        .is_empty();
+    if !named.is_empty() && (!crawler_like || ran.wrote & plan::NOT_PATH != 0) {
+        let kind = if !ran.host {
+            m.host_kind()
+        } else if irinorm::host::parse_ipv4(&out.as_bytes()[at.host.0..at.host.1]).is_some() {
+            HostKind::Ipv4
+        } else {
+            HostKind::RegName
+        };
+        let view = InBuffer { out, at: &at, kind };
+        if crate::apply::may_apply_to(&view, named, config, names) {
             return Fused::Redo;
         }
     }
     done(out, applied)
+}
+
+/// The components of the URL at `at` in `out`, for the named rules'
+/// screen ([`crate::apply::may_apply_to`]).
+struct InBuffer<'a> {
+    out: &'a str,
+    at: &'a At,
+    kind: irinorm::host::HostKind,
+}
+
+impl crate::apply::View for InBuffer<'_> {
+    fn scheme(&self) -> Option<&str> {
+        Some(&self.out[self.at.start..self.at.scheme_end])
+    }
+    fn userinfo(&self) -> Option<&str> {
+        // `scheme://userinfo@host`.
+        let a = self.at.scheme_end + 3;
+        (self.at.host.0 > a).then(|| &self.out[a..self.at.host.0 - 1])
+    }
+    fn host(&self) -> Option<&str> {
+        Some(&self.out[self.at.host.0..self.at.host.1])
+    }
+    fn host_kind(&self) -> irinorm::host::HostKind {
+        self.kind
+    }
+    fn path(&self) -> &str {
+        &self.out[self.at.path..self.at.query.unwrap_or(self.out.len())]
+    }
+    fn query(&self) -> Option<&str> {
+        self.at.query.map(|q| &self.out[q + 1..])
+    }
+    fn fragment(&self) -> Option<&str> {
+        None
+    }
 }
 
 /// Host rules indexed for applying to references that are already normal

@@ -11,7 +11,7 @@
 //! - what each step reads and writes, so that the rounds that make the
 //!   rules idempotent look again only at the steps whose input changed
 //!   (a step is a function of what it reads);
-//! - each substitution's `from` compiled once (memchr's memmem).
+//! - each substitution's `from` looked for by its least common byte.
 //!
 //! The URL is changed where it lies, in the caller's buffer: a step that
 //! does not fire reads and allocates nothing; one that does cuts or
@@ -25,7 +25,6 @@
 //! depend on the input host, not only on the entry); they run by the
 //! general path ([`super::HostIndex::apply`]).
 
-use memchr::memmem;
 use rustc_hash::FxHashMap;
 
 use super::{has_dot_segment, has_upper_outside_triplets, param_name, HostRule, HostRuleKind};
@@ -58,12 +57,48 @@ enum Op {
     AddSlash,
 }
 
-/// A substitution, its `from` compiled once.
+/// A substitution, with the byte of `from` it is looked for by.
 #[derive(Clone, Debug)]
 struct Subst {
     from: Box<str>,
     to: Box<str>,
-    finder: memmem::Finder<'static>,
+    /// The byte of `from` least common in URLs, and its offset: `from`
+    /// is looked for where `memchr` finds it (paths and queries are
+    /// short; memmem's setup cost more than the search, issue 11).
+    anchor: u8,
+    off: usize,
+}
+
+impl Subst {
+    fn new(from: &str, to: &str) -> Subst {
+        // How common a byte is in paths and queries (higher: more).
+        let common = |b: u8| match b {
+            b'/' => 9,
+            b'.' | b'-' | b'_' | b'=' | b'&' | b'?' => 8,
+            b'e' | b't' | b'a' | b'o' | b'i' | b'n' | b's' | b'r' => 6,
+            b'0'..=b'9' => 5,
+            b'a'..=b'z' => 3,
+            _ => 2,
+        };
+        let f = from.as_bytes();
+        let off = (0..f.len()).min_by_key(|&i| common(f[i])).unwrap_or(0);
+        Subst {
+            from: from.into(),
+            to: to.into(),
+            anchor: f.get(off).copied().unwrap_or(0),
+            off,
+        }
+    }
+
+    /// The first occurrence of `from` in `h`.
+    #[inline]
+    fn find(&self, h: &[u8]) -> Option<usize> {
+        let f = self.from.as_bytes();
+        let last = h.len().checked_sub(f.len())?;
+        // An anchor at `off + p` is a start at `p`, in increasing order.
+        memchr::memchr_iter(self.anchor, &h[self.off..=self.off + last])
+            .find(|&p| &h[p..p + f.len()] == f)
+    }
 }
 
 #[derive(Clone, Debug)]
@@ -79,6 +114,11 @@ struct Step {
 #[derive(Clone, Debug, Default)]
 struct Plan {
     steps: Box<[Step]>,
+    /// For each step (at most 64), the steps that must look again when it
+    /// fires: those that read what it writes (itself only for a
+    /// substitution, which may find new occurrences in its own output;
+    /// the other rules are idempotent).
+    wakes: Box<[u64]>,
 }
 
 /// The plans of a settings file, by exact host.
@@ -160,7 +200,12 @@ pub(crate) struct Ran {
     pub(crate) any: bool,
     /// The host changed (an alias).
     pub(crate) host: bool,
+    /// The components written (bits; [`NOT_PATH`]).
+    pub(crate) wrote: u8,
 }
+
+/// [`Ran::wrote`]: the components besides the path.
+pub(crate) const NOT_PATH: u8 = SCHEME | HOST | QUERY;
 
 impl Plans {
     /// Compiles `rules`: `None` when a rule has a `*.suffix` host.
@@ -203,74 +248,73 @@ impl Plans {
     pub(crate) fn run(&self, p: u32, out: &mut String, at: &mut At) -> Ran {
         let mut plan = &self.plans[p as usize];
         let mut ran = Ran::default();
-        // `last[c]`: the clock of component `c`'s last change; `seen[k]`:
-        // the clock when step `k` last looked. A step whose inputs did not
-        // change since would say no again (a substitution, which may find
-        // new occurrences in its own output, looks again after firing).
-        let mut clock = 1u32;
-        let mut last = [1u32; 4];
-        let mut seen = [0u32; 64];
-        for _ in 0..16 {
-            let skip = plan.steps.len() <= seen.len();
-            let mut round = false;
-            let mut alias = None;
-            for (k, st) in plan.steps.iter().enumerate() {
-                if skip && newest(&last, st.reads) <= seen[k] {
-                    continue;
+        let mut rounds = 1u32;
+        'plan: loop {
+            let n = plan.steps.len();
+            // Up to 64 steps, only the steps that must look (again): a
+            // step is a function of what it reads, so one whose inputs did
+            // not change since it last looked would say no. A round ends
+            // at the last step; the next starts when an earlier step was
+            // woken, which is when the first implementation's next round
+            // could change anything (most hosts need one round). More
+            // steps: every step every round, as the first implementation.
+            let big = n > 64;
+            let mut need = if n >= 64 { u64::MAX } else { (1u64 << n) - 1 };
+            let mut fired_in_round = false;
+            let mut k = 0usize;
+            loop {
+                if big {
+                    if k == n {
+                        if !fired_in_round || rounds == 16 {
+                            return ran;
+                        }
+                        rounds += 1;
+                        fired_in_round = false;
+                        k = 0;
+                    }
+                } else {
+                    let ahead = if k >= 64 { 0 } else { need & (u64::MAX << k) };
+                    if ahead == 0 {
+                        if need == 0 || rounds == 16 {
+                            return ran;
+                        }
+                        rounds += 1;
+                        k = need.trailing_zeros() as usize;
+                    } else {
+                        k = ahead.trailing_zeros() as usize;
+                    }
+                    need &= !(1u64 << k);
                 }
+                let st = &plan.steps[k];
                 let fired = match &st.prefix {
                     Some(pre) if !out[at.path..at.path_end(out)].starts_with(&**pre) => false,
                     _ => exec(&st.op, out, at),
                 };
                 if fired {
-                    clock += 1;
-                    for (c, bit) in [SCHEME, HOST, PATH, QUERY].into_iter().enumerate() {
-                        if st.writes & bit != 0 {
-                            last[c] = clock;
-                        }
-                    }
-                }
-                if skip {
-                    let again = fired && matches!(st.op, Op::Subst(_));
-                    seen[k] = if again { clock - 1 } else { clock };
-                }
-                if fired {
-                    round = true;
+                    ran.any = true;
+                    ran.wrote |= st.writes;
+                    fired_in_round = true;
                     if let Op::Host(_, target) = &st.op {
                         // The canonical host has rules of its own: the
                         // next round runs them, every one.
-                        alias = Some(*target);
-                        break;
+                        ran.host = true;
+                        match target {
+                            Some(t) if rounds < 16 => {
+                                plan = &self.plans[*t as usize];
+                                rounds += 1;
+                                continue 'plan;
+                            }
+                            _ => return ran,
+                        }
+                    }
+                    if !big {
+                        need |= plan.wakes[k];
                     }
                 }
-            }
-            ran.any |= round;
-            if !round {
-                break;
-            }
-            if let Some(target) = alias {
-                ran.host = true;
-                let Some(t) = target else { break };
-                plan = &self.plans[t as usize];
-                seen = [0; 64];
-                clock += 1;
-                last = [clock; 4];
+                k += 1;
             }
         }
-        ran
     }
-}
-
-/// The latest change of the components in `reads`.
-#[inline]
-fn newest(last: &[u32; 4], reads: u8) -> u32 {
-    let mut n = 0;
-    for (c, bit) in [SCHEME, HOST, PATH, QUERY].into_iter().enumerate() {
-        if reads & bit != 0 {
-            n = n.max(last[c]);
-        }
-    }
-    n
 }
 
 impl Plan {
@@ -323,11 +367,7 @@ impl Plan {
                 HostRuleKind::SortQuery => (Op::Sort, QUERY, QUERY),
                 HostRuleKind::LowercasePath => (Op::Lower, PATH, PATH),
                 HostRuleKind::Substitute { from, to } => (
-                    Op::Subst(Box::new(Subst {
-                        from: from.as_str().into(),
-                        to: to.as_str().into(),
-                        finder: memmem::Finder::new(from.as_bytes()).into_owned(),
-                    })),
+                    Op::Subst(Box::new(Subst::new(from, to))),
                     PATH | QUERY,
                     PATH | QUERY,
                 ),
@@ -344,8 +384,25 @@ impl Plan {
                 writes,
             });
         }
+        let wakes = if steps.len() > 64 {
+            Box::default()
+        } else {
+            steps
+                .iter()
+                .enumerate()
+                .map(|(k, w)| {
+                    let own = matches!(w.op, Op::Subst(_));
+                    steps
+                        .iter()
+                        .enumerate()
+                        .filter(|&(j, r)| r.reads & w.writes != 0 && (j != k || own))
+                        .fold(0u64, |m, (j, _)| m | 1 << j)
+                })
+                .collect()
+        };
         Plan {
             steps: steps.into_boxed_slice(),
+            wakes,
         }
     }
 }
@@ -386,7 +443,7 @@ fn exec(op: &Op, out: &mut String, at: &mut At) -> bool {
             at.splice(out, at.path, end, &lower);
             true
         }
-        Op::Subst(x) => substitute(&x.from, &x.to, &x.finder, out, at),
+        Op::Subst(x) => substitute(x, out, at),
         Op::Index(name) => {
             let end = at.path_end(out);
             let path = &out[at.path..end];
@@ -524,20 +581,15 @@ fn sort_query(out: &mut String, at: &mut At) -> bool {
 /// one. Refused (nothing changes) when the new path would not be absolute
 /// or would have a dot segment (RFC 3986 §5.2.4 would remove it, and the
 /// result would not be idempotent).
-fn substitute(
-    from: &str,
-    to: &str,
-    finder: &memmem::Finder<'_>,
-    out: &mut String,
-    at: &mut At,
-) -> bool {
+fn substitute(sub: &Subst, out: &mut String, at: &mut At) -> bool {
+    let (from, to) = (&*sub.from, &*sub.to);
     let (ps, end) = (at.path, out.len());
     // Where `from` occurs in the old text, left to right.
     let mut hits = [0usize; 16];
     let mut n = 0;
     let mut more = Vec::new();
     let mut i = ps;
-    while let Some(x) = finder.find(&out.as_bytes()[i..end]) {
+    while let Some(x) = sub.find(&out.as_bytes()[i..end]) {
         if n < hits.len() {
             hits[n] = i + x;
             n += 1;
