@@ -1025,7 +1025,7 @@ pub(crate) fn fused(
     // The text before, to tell whether rules that fired undid each other
     // (an added and a removed slash, aliases in a cycle): then nothing
     // changed, as the general path says. On the stack: no allocation.
-    let mut was = [0u8; 256];
+    let mut was = [0u8; 128];
     let before = &out.as_bytes()[start..];
     let kept = before.len() <= was.len();
     if kept {

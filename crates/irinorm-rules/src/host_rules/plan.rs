@@ -96,8 +96,13 @@ impl Subst {
         let f = self.from.as_bytes();
         let last = h.len().checked_sub(f.len())?;
         // An anchor at `off + p` is a start at `p`, in increasing order.
-        memchr::memchr_iter(self.anchor, &h[self.off..=self.off + last])
-            .find(|&p| &h[p..p + f.len()] == f)
+        let w = &h[self.off..=self.off + last];
+        if w.len() < 64 {
+            // Short (most paths): a plain loop costs less than memchr's
+            // dispatch.
+            return (0..w.len()).find(|&p| w[p] == self.anchor && &h[p..p + f.len()] == f);
+        }
+        memchr::memchr_iter(self.anchor, w).find(|&p| &h[p..p + f.len()] == f)
     }
 }
 
@@ -108,10 +113,16 @@ struct Step {
     prefix: Option<Box<str>>,
     reads: u8,
     writes: u8,
+    /// Bits of [`Plan::bytes`] that must all be in `path?query` for the
+    /// step to fire (0: no such screen).
+    screen: u16,
 }
 
+/// [`Step::screen`] of `lowercase-path`: an ASCII capital.
+const UPPER: u16 = 1 << 15;
+
 /// The steps of one host.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 struct Plan {
     steps: Box<[Step]>,
     /// For each step (at most 64), the steps that must look again when it
@@ -119,6 +130,11 @@ struct Plan {
     /// substitution, which may find new occurrences in its own output;
     /// the other rules are idempotent).
     wakes: Box<[u64]>,
+    /// For each byte, the screens it meets: [`UPPER`] for capitals, bit
+    /// `i` for the anchor of the `i`-th substitution (up to 15). One pass
+    /// over `path?query` tells which of the host's path rules can fire
+    /// at all (issue 11: one scan instead of one per rule).
+    bytes: Box<[u16; 256]>,
 }
 
 /// The plans of a settings file, by exact host.
@@ -262,6 +278,9 @@ impl Plans {
             let mut need = if n >= 64 { u64::MAX } else { (1u64 << n) - 1 };
             let mut fired_in_round = false;
             let mut k = 0usize;
+            // The screens `path?query` meets, computed when a step with a
+            // screen first looks, again after a change.
+            let mut sig: Option<u16> = None;
             loop {
                 if big {
                     if k == n {
@@ -288,12 +307,23 @@ impl Plans {
                 let st = &plan.steps[k];
                 let fired = match &st.prefix {
                     Some(pre) if !out[at.path..at.path_end(out)].starts_with(&**pre) => false,
+                    _ if st.screen != 0 => {
+                        let sig = *sig.get_or_insert_with(|| {
+                            out.as_bytes()[at.path..]
+                                .iter()
+                                .fold(0, |m, &b| m | plan.bytes[b as usize])
+                        });
+                        sig & st.screen == st.screen && exec(&st.op, out, at)
+                    }
                     _ => exec(&st.op, out, at),
                 };
                 if fired {
                     ran.any = true;
                     ran.wrote |= st.writes;
                     fired_in_round = true;
+                    if st.writes & (PATH | QUERY) != 0 {
+                        sig = None;
+                    }
                     if let Op::Host(_, target) = &st.op {
                         // The canonical host has rules of its own: the
                         // next round runs them, every one.
@@ -361,6 +391,7 @@ impl Plan {
                         prefix: None,
                         reads: QUERY | p,
                         writes: QUERY,
+                        screen: 0,
                     });
                     continue;
                 }
@@ -382,7 +413,27 @@ impl Plan {
                 prefix: prefix(r),
                 reads: reads | p,
                 writes,
+                screen: 0,
             });
+        }
+        let mut bytes = Box::new([0u16; 256]);
+        let mut substs = 0;
+        for st in steps.iter_mut() {
+            match &st.op {
+                Op::Lower => {
+                    for b in b'A'..=b'Z' {
+                        bytes[b as usize] |= UPPER;
+                    }
+                    st.screen = UPPER;
+                }
+                Op::Subst(x) if substs < 15 && !x.from.is_empty() => {
+                    let bit = 1u16 << substs;
+                    substs += 1;
+                    bytes[x.anchor as usize] |= bit;
+                    st.screen = bit;
+                }
+                _ => {}
+            }
         }
         let wakes = if steps.len() > 64 {
             Box::default()
@@ -403,6 +454,7 @@ impl Plan {
         Plan {
             steps: steps.into_boxed_slice(),
             wakes,
+            bytes,
         }
     }
 }
@@ -447,7 +499,7 @@ fn exec(op: &Op, out: &mut String, at: &mut At) -> bool {
         Op::Index(name) => {
             let end = at.path_end(out);
             let path = &out[at.path..end];
-            let slash = path.rfind('/').unwrap_or(0);
+            let slash = path.bytes().rposition(|b| b == b'/').unwrap_or(0);
             if !path[slash + 1..].eq_ignore_ascii_case(name) {
                 return false;
             }
@@ -484,7 +536,11 @@ fn params(q: &[u8]) -> impl Iterator<Item = (usize, usize)> + '_ {
         if done {
             return None;
         }
-        let end = memchr::memchr(b'&', &q[start..]).map_or(q.len(), |i| start + i);
+        // Parameters are short: a plain loop, not memchr's dispatch.
+        let end = q[start..]
+            .iter()
+            .position(|&b| b == b'&')
+            .map_or(q.len(), |i| start + i);
         let r = (start, end);
         done = end == q.len();
         start = end + 1;
@@ -504,7 +560,10 @@ fn remove_params(table: &[Param], out: &mut String, at: &mut At) -> bool {
     let path = &out[at.path..qm];
     let q = &out[qs..qe];
     let goes = |x: &str| {
-        let (n, v) = x.split_once('=').unwrap_or((x, ""));
+        let (n, v) = match x.bytes().position(|b| b == b'=') {
+            Some(e) => (&x[..e], &x[e + 1..]),
+            None => (x, ""),
+        };
         table.iter().any(|p| {
             *p.name == *n
                 && p.value.as_deref().is_none_or(|d| d == v)
