@@ -513,6 +513,7 @@ fn others_may_apply(s: &str, m: &Meta, others: RuleSet, config: &Config, names: 
 /// fire: the caller then takes the general path. Same bytes and the same
 /// `applied` as [`apply_split`] (a property test compares them; issue 14).
 #[allow(clippy::too_many_arguments)]
+#[inline(always)] // Two callers (the host rules' fused path): still inlined.
 pub(crate) fn query_in_place(
     out: &mut String,
     start: usize,

@@ -925,31 +925,22 @@ fn truncate(c: &mut Cow<'_, str>, len: usize) {
     }
 }
 
-/// What [`fused`] did.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) enum Fused {
-    /// `out[start..]` is the result.
-    Done,
-    /// Nothing changed yet, but this case is not for the fused path: the
-    /// caller runs the general one ([`crate::apply::apply_split`]).
-    General,
-    /// The rules' output may meet a named rule again: the caller
-    /// normalizes the input again and runs the general path (rare: a
-    /// host alias or a substitution that makes a tracking parameter).
-    Redo,
-}
-
 /// The named rules, then the host rules, on the normal reference in
 /// `out[start..]` (components `m`), in place: the path of a learned rules
 /// file on top of `crawler` (issue 11). `rules` is the whole set;
 /// `others`, what [`crate::apply::query_in_place`] leaves to its screen
 /// of the set without `host-rules` (`None` when that is empty).
 ///
-/// The same result as [`crate::apply::apply_split`] with the whole set
-/// (debug builds check every call): the named rules' query filter in
-/// place, the host's plan in place, and the named rules' screen on the
-/// result, which says, for nearly every reference, that another round of
-/// the sections would change nothing.
+/// `true`: `out[start..]` and `applied` are what
+/// [`crate::apply::apply_split`] with the whole set gives (debug builds
+/// check every call). `false`: this case is for the general path, and
+/// `out` and `applied` are as they were (the text is put back when the
+/// host rules' output meets a named rule: a host alias or a substitution
+/// that spells a tracking parameter, where the sections run again).
+///
+/// The work: the named rules' query filter in place, the host's plan in
+/// place, and the named rules' screen on the result, which says for
+/// nearly every reference that another round would change nothing.
 #[allow(clippy::too_many_arguments)]
 pub(crate) fn fused(
     out: &mut String,
@@ -961,20 +952,30 @@ pub(crate) fn fused(
     names: &crate::apply::Names,
     rung: irinorm::ladder::Rung,
     applied: &mut Vec<crate::RuleName>,
-) -> Fused {
+) -> bool {
     use crate::apply::{is_broad, query_in_place};
     use crate::RuleName as R;
     use irinorm::host::HostKind;
     let Some(plans) = &names.host_rules.plans else {
-        return Fused::General;
+        return false;
     };
     let named = rules.without(R::HostRules);
+    // The text as the ladder left it, on the stack (no allocation): to
+    // tell whether rules that fired undid each other (an added and a
+    // removed slash, aliases in a cycle: then nothing changed, as the
+    // general path says), and to put it back for the general path. A
+    // longer reference takes the general path.
+    let mut was = [0u8; 160];
+    let text_len = out.len() - start;
     // The plan wants the URL at the end of the buffer: its fragment gone.
-    if is_broad(named)
+    if text_len > was.len()
+        || is_broad(named)
         || (m.fragment(&out[start..]).is_some() && !named.contains(R::RemoveFragment))
     {
-        return Fused::General;
+        return false;
     }
+    was[..text_len].copy_from_slice(&out.as_bytes()[start..]);
+    let applied_len = applied.len();
     #[cfg(debug_assertions)]
     let expected = {
         let mut fired = applied.clone();
@@ -984,25 +985,15 @@ pub(crate) fn fused(
     };
     #[cfg(not(debug_assertions))]
     let _ = rung;
-    let len = out.len();
     match others {
         Some(others) => {
             if !query_in_place(out, start, m, named, others, config, names, applied) {
-                return Fused::General;
+                return false;
             }
         }
         None if named.is_empty() => {}
-        None => return Fused::General,
+        None => return false,
     }
-    // The query filter only cuts: it fired when the length changed.
-    let named_fired = out.len() != len;
-    let cut;
-    let m = if !named_fired {
-        m
-    } else {
-        cut = irinorm::split_trusted(&out[start..]);
-        &cut
-    };
     let done = |out: &String, applied: &[crate::RuleName]| {
         #[cfg(debug_assertions)]
         assert_eq!(
@@ -1011,7 +1002,16 @@ pub(crate) fn fused(
             "the fused host rules differ from apply_split"
         );
         let _ = (out, applied);
-        Fused::Done
+        true
+    };
+    // The query filter only cuts: it fired when the length changed.
+    let named_fired = out.len() - start != text_len;
+    let cut;
+    let m = if !named_fired {
+        m
+    } else {
+        cut = irinorm::split_trusted(&out[start..]);
+        &cut
     };
     if !matches!(m.host_kind(), HostKind::RegName | HostKind::Ipv4) {
         return done(out, applied);
@@ -1022,32 +1022,14 @@ pub(crate) fn fused(
     let Some(mut at) = At::of(out, start, m) else {
         return done(out, applied);
     };
-    // The text before, to tell whether rules that fired undid each other
-    // (an added and a removed slash, aliases in a cycle): then nothing
-    // changed, as the general path says. On the stack: no allocation.
-    let mut was = [0u8; 128];
-    let before = &out.as_bytes()[start..];
-    let kept = before.len() <= was.len();
-    if kept {
-        was[..before.len()].copy_from_slice(before);
-    }
-    let len = out.len();
     let ran = plans.run(p, out, &mut at);
     if !ran.any {
         return done(out, applied);
     }
     // The general path counts `host-rules` as applied when it fired and
     // something changed, or when the named rules changed something too.
-    if out.len() == len && !named_fired {
-        let same = if kept {
-            was[..len - start] == out.as_bytes()[start..]
-        } else {
-            // A long reference whose length came back: by the general path.
-            return Fused::Redo;
-        };
-        if same {
-            return done(out, applied);
-        }
+    if !named_fired && out.as_bytes()[start..] == was[..text_len] {
+        return done(out, applied);
     }
     // In the order of application: before remove-fragment.
     if !applied.contains(&R::HostRules) {
@@ -1078,7 +1060,11 @@ pub(crate) fn fused(
         };
         let view = InBuffer { out, at: &at, kind };
         if crate::apply::may_apply_to(&view, named, config, names) {
-            return Fused::Redo;
+            // Put back for the general path.
+            out.truncate(start);
+            out.push_str(std::str::from_utf8(&was[..text_len]).expect("copied from a str"));
+            applied.truncate(applied_len);
+            return false;
         }
     }
     done(out, applied)

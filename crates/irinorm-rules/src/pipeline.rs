@@ -9,7 +9,6 @@ use irinorm::{split_trusted, Meta, ParseError};
 
 use crate::apply::{apply_split, query_in_place, query_in_place_set, Fired, Names};
 use crate::config::Config;
-use crate::host_rules::Fused;
 use crate::preset::Preset;
 use crate::rule::{RuleName, RuleSet};
 
@@ -186,31 +185,46 @@ impl Pipeline {
         }
         let start = out.len();
         let (w, meta) = self.normalizer.normalize_into_split(input, out)?;
-        let before = applied.len();
-        if self.rules_in_place(out, start, meta, applied, true) {
-            out.truncate(start);
-            applied.truncate(before);
-            let (_, meta) = self.normalizer.normalize_into_split(input, out)?;
-            self.rules_in_place(out, start, meta, applied, false);
-        }
+        self.rules_in_place(out, start, meta, applied);
         Ok(w)
+    }
+
+    /// [`crate::host_rules::fused`]: whether it did the work. Apart, so
+    /// that the common path stays small enough to be inlined whole (issue
+    /// 14's `crawler` figures).
+    #[inline(never)]
+    fn fused_in_place(
+        &self,
+        out: &mut String,
+        start: usize,
+        meta: &Meta,
+        applied: &mut Vec<RuleName>,
+        others: Option<RuleSet>,
+    ) -> bool {
+        crate::host_rules::fused(
+            out,
+            start,
+            meta,
+            self.rules,
+            others,
+            &self.config,
+            &self.names,
+            self.rung(),
+            applied,
+        )
     }
 
     /// The rules on `out[start..]`, whose components are `meta` when the
     /// ladder knew them (already-normal input), found again otherwise.
-    /// With `fused`, compiled host rules take their fused path; `true`:
-    /// that path left `out[start..]` half done, and the caller must
-    /// normalize again and call this without it.
     fn rules_in_place(
         &self,
         out: &mut String,
         start: usize,
         meta: Option<Meta>,
         applied: &mut Vec<RuleName>,
-        fused: bool,
-    ) -> bool {
+    ) {
         if self.rules.is_empty() {
-            return false;
+            return;
         }
         let text = &out[start..];
         // By reference: a copy of the whole `Meta` (read wide, just written
@@ -225,22 +239,11 @@ impl Pipeline {
             }
         };
         // A learned rules file on top of `crawler` (issue 11): the query
-        // filter and the host's compiled rules in place, in one pass each.
-        if let (true, Some(others)) = (fused, self.fused) {
-            match crate::host_rules::fused(
-                out,
-                start,
-                meta,
-                self.rules,
-                others,
-                &self.config,
-                &self.names,
-                self.rung(),
-                applied,
-            ) {
-                Fused::Done => return false,
-                Fused::Redo => return true,
-                Fused::General => {}
+        // filter and the host's compiled rules in the buffer; otherwise
+        // the text is as the ladder left it, for the general path.
+        if let Some(others) = self.fused {
+            if self.fused_in_place(out, start, meta, applied, others) {
+                return;
             }
         }
         // The common sets screen and filter the query in one pass, in
@@ -256,7 +259,7 @@ impl Pipeline {
                 &self.names,
                 applied,
             ) {
-                return false;
+                return;
             }
         }
         let text = &out[start..];
@@ -273,7 +276,6 @@ impl Pipeline {
             out.truncate(start);
             out.push_str(&new);
         }
-        false
     }
 
     /// The comparison key: the ladder's key at the configured rung, then
@@ -284,11 +286,7 @@ impl Pipeline {
         }
         let start = out.len();
         let meta = self.normalizer.key_into_split(input, out)?;
-        if self.rules_in_place(out, start, meta, &mut Vec::new(), true) {
-            out.truncate(start);
-            let meta = self.normalizer.key_into_split(input, out)?;
-            self.rules_in_place(out, start, meta, &mut Vec::new(), false);
-        }
+        self.rules_in_place(out, start, meta, &mut Vec::new());
         Ok(())
     }
 
