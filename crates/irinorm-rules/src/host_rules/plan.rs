@@ -57,6 +57,28 @@ enum Op {
     AddSlash,
 }
 
+/// How common a byte is in paths and queries (higher: more).
+fn common(b: u8) -> u8 {
+    match b {
+        b'/' => 9,
+        b'.' | b'-' | b'_' | b'=' | b'&' | b'?' => 8,
+        b'e' | b't' | b'a' | b'o' | b'i' | b'n' | b's' | b'r' => 6,
+        b'0'..=b'9' => 5,
+        b'a'..=b'z' => 3,
+        _ => 2,
+    }
+}
+
+/// The two least common distinct bytes of `s` (one when it has one).
+fn rarest(s: &[u8]) -> Vec<u8> {
+    let mut v: Vec<u8> = s.to_vec();
+    v.sort_unstable();
+    v.dedup();
+    v.sort_by_key(|&b| common(b));
+    v.truncate(2);
+    v
+}
+
 /// A substitution, with the byte of `from` it is looked for by.
 #[derive(Clone, Debug)]
 struct Subst {
@@ -71,15 +93,6 @@ struct Subst {
 
 impl Subst {
     fn new(from: &str, to: &str) -> Subst {
-        // How common a byte is in paths and queries (higher: more).
-        let common = |b: u8| match b {
-            b'/' => 9,
-            b'.' | b'-' | b'_' | b'=' | b'&' | b'?' => 8,
-            b'e' | b't' | b'a' | b'o' | b'i' | b'n' | b's' | b'r' => 6,
-            b'0'..=b'9' => 5,
-            b'a'..=b'z' => 3,
-            _ => 2,
-        };
         let f = from.as_bytes();
         let off = (0..f.len()).min_by_key(|&i| common(f[i])).unwrap_or(0);
         Subst {
@@ -416,23 +429,41 @@ impl Plan {
                 screen: 0,
             });
         }
+        // Screens: a substitution needs the two least common bytes of its
+        // `from`, a directory index the least common of its name (either
+        // case), each a bit of the table while there are bits.
         let mut bytes = Box::new([0u16; 256]);
-        let mut substs = 0;
+        let mut next = 0;
         for st in steps.iter_mut() {
-            match &st.op {
+            let need: Vec<Vec<u8>> = match &st.op {
                 Op::Lower => {
                     for b in b'A'..=b'Z' {
                         bytes[b as usize] |= UPPER;
                     }
                     st.screen = UPPER;
+                    continue;
                 }
-                Op::Subst(x) if substs < 15 && !x.from.is_empty() => {
-                    let bit = 1u16 << substs;
-                    substs += 1;
-                    bytes[x.anchor as usize] |= bit;
-                    st.screen = bit;
+                Op::Subst(x) => rarest(x.from.as_bytes())
+                    .into_iter()
+                    .map(|b| vec![b])
+                    .collect(),
+                Op::Index(name) => rarest(name.as_bytes())
+                    .into_iter()
+                    .take(1)
+                    .map(|b| vec![b.to_ascii_lowercase(), b.to_ascii_uppercase()])
+                    .collect(),
+                _ => continue,
+            };
+            if need.is_empty() || next + need.len() > 15 {
+                continue;
+            }
+            for alts in need {
+                let bit = 1u16 << next;
+                next += 1;
+                for b in alts {
+                    bytes[b as usize] |= bit;
                 }
-                _ => {}
+                st.screen |= bit;
             }
         }
         let wakes = if steps.len() > 64 {
