@@ -974,7 +974,13 @@ pub(crate) fn fused(
     {
         return false;
     }
-    was[..text_len].copy_from_slice(&out.as_bytes()[start..]);
+    // The host's plan, looked up on the ladder's text (the query filter
+    // does not change the host).
+    let plan = if matches!(m.host_kind(), HostKind::RegName | HostKind::Ipv4) {
+        m.host(&out[start..]).and_then(|h| plans.lookup(h))
+    } else {
+        None
+    };
     let applied_len = applied.len();
     #[cfg(debug_assertions)]
     let expected = {
@@ -985,6 +991,9 @@ pub(crate) fn fused(
     };
     #[cfg(not(debug_assertions))]
     let _ = rung;
+    if plan.is_some() {
+        was[..text_len].copy_from_slice(&out.as_bytes()[start..]);
+    }
     match others {
         Some(others) => {
             if !query_in_place(out, start, m, named, others, config, names, applied) {
@@ -1013,10 +1022,9 @@ pub(crate) fn fused(
         cut = irinorm::split_trusted(&out[start..]);
         &cut
     };
-    if !matches!(m.host_kind(), HostKind::RegName | HostKind::Ipv4) {
-        return done(out, applied);
-    }
-    let Some(p) = m.host(&out[start..]).and_then(|h| plans.lookup(h)) else {
+    // No rules for the host (the common case of most files): the named
+    // rules' result is the result.
+    let Some(p) = plan else {
         return done(out, applied);
     };
     let Some(mut at) = At::of(out, start, m) else {
