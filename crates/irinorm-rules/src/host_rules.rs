@@ -968,8 +968,7 @@ pub(crate) fn fused(
     let mut was = [0u8; 160];
     let text_len = out.len() - start;
     // The plan wants the URL at the end of the buffer: its fragment gone.
-    if text_len > was.len()
-        || is_broad(named)
+    if is_broad(named)
         || (m.fragment(&out[start..]).is_some() && !named.contains(R::RemoveFragment))
     {
         return false;
@@ -981,6 +980,9 @@ pub(crate) fn fused(
     } else {
         None
     };
+    if plan.is_some() && text_len > was.len() {
+        return false;
+    }
     let applied_len = applied.len();
     #[cfg(debug_assertions)]
     let expected = {

@@ -151,11 +151,27 @@ struct Plan {
 }
 
 /// The plans of a settings file, by exact host.
-#[derive(Clone, Debug, Default)]
+#[derive(Clone, Debug)]
 pub(crate) struct Plans {
     // FxHash, as the index: the keys come from the settings file.
     by_host: FxHashMap<Box<str>, u32>,
     plans: Vec<Plan>,
+    /// A bit per [`host_bit`] of each host with rules: most hosts of most
+    /// inputs have none, and are told so without hashing the whole host
+    /// (issue 11: hosts without rules at the cost of `crawler`).
+    hosts: Box<[u64; 64]>,
+}
+
+/// A bit (of 4,096) from a host's length and its first and last bytes.
+#[inline]
+fn host_bit(h: &[u8]) -> usize {
+    let (n, first, last) = (h.len(), h.first(), h.last());
+    let x = (n as u64)
+        | u64::from(*first.unwrap_or(&0)) << 8
+        | u64::from(*last.unwrap_or(&0)) << 16
+        | u64::from(h.get(n.wrapping_sub(2)).copied().unwrap_or(0)) << 24
+        | u64::from(h.get(1).copied().unwrap_or(0)) << 32;
+    (x.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 52) as usize
 }
 
 /// Where the components of the URL being rewritten lie in the buffer.
@@ -259,13 +275,23 @@ impl Plans {
             .iter()
             .map(|(_, rs)| Plan::new(rs, &by_host))
             .collect();
-        Some(Plans { by_host, plans })
+        let mut bits = Box::new([0u64; 64]);
+        for (h, _) in &hosts {
+            let b = host_bit(h.as_bytes());
+            bits[b / 64] |= 1 << (b % 64);
+        }
+        Some(Plans {
+            by_host,
+            plans,
+            hosts: bits,
+        })
     }
 
     /// The plan of `host`.
     #[inline]
     pub(crate) fn lookup(&self, host: &str) -> Option<u32> {
-        if self.plans.is_empty() {
+        let b = host_bit(host.as_bytes());
+        if self.hosts[b / 64] & (1 << (b % 64)) == 0 {
             return None;
         }
         self.by_host.get(host).copied()
