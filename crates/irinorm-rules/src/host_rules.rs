@@ -1051,16 +1051,23 @@ pub(crate) fn fused(
     }
     // Another round of the sections only when a named rule may change
     // the rules' output (the general path's screen, on the components as
-    // they lie). The query filter left the named rules at their fixpoint;
-    // rules of `crawler` (the query, the fragment, the host) cannot fire
-    // again when only the path changed.
+    // they lie). The query filter left the named rules at their fixpoint,
+    // and `crawler`'s rules are functions of what the screen looks at: the
+    // query (a tracking name: only a substitution makes new text there;
+    // removed and sorted parameters keep their names), the host (a
+    // trailing dot, a leading digit) and, for a numeric host, the scheme.
     let crawler_like = named
         .without(R::RemoveQueryParams)
         .without(R::RemoveFragment)
         .without(R::RemoveTrailingHostDot)
         .without(R::DecodeIpv4Forms)
         .is_empty();
-    if !named.is_empty() && (!crawler_like || ran.wrote & plan::NOT_PATH != 0) {
+    let host = &out.as_bytes()[at.host.0..at.host.1];
+    let odd_host = host.last() == Some(&b'.') || host.first().is_some_and(u8::is_ascii_digit);
+    let screen = !crawler_like
+        || ran.spelled
+        || (ran.wrote & (plan::WROTE_HOST | plan::WROTE_SCHEME) != 0 && odd_host);
+    if !named.is_empty() && screen {
         let kind = if !ran.host {
             m.host_kind()
         } else if irinorm::host::parse_ipv4(&out.as_bytes()[at.host.0..at.host.1]).is_some() {

@@ -528,3 +528,32 @@ fn fused_path_redoes_when_rules_make_work_for_named_rules() {
     );
     assert_eq!(p.normalize(x).unwrap().applied, applied);
 }
+
+/// Host aliases whose target a named rule of `crawler` changes (a
+/// trailing dot, a numeric host in another form): the fused path hands
+/// the reference to the general one, which gives the same bytes.
+#[test]
+fn fused_path_redoes_for_odd_alias_targets() {
+    for to in ["0x7f.1", "a.test.", "10.0.0.1"] {
+        let p = crawler_with(&[format!(
+            "[[host-rule]]\nhost = \"b.test\"\nrule = \"alias-host\"\nto = \"{to}\"\n"
+        )]);
+        for x in ["http://b.test/p?q=1", "https://b.test/"] {
+            let general = p.normalize(x).unwrap();
+            let mut out = String::new();
+            let mut applied = Vec::new();
+            p.normalize_into(x, &mut out, &mut applied).unwrap();
+            assert_eq!(out, general.text, "{x} -> {to}");
+            assert_eq!(applied, general.applied, "{x} -> {to}");
+        }
+    }
+    // The numeric host in another form is decoded (RFC 3986 §7.4 forms,
+    // by the `crawler` preset's decode-ipv4-forms) after the alias.
+    let p = crawler_with(&[
+        "[[host-rule]]\nhost = \"b.test\"\nrule = \"alias-host\"\nto = \"0x7f.1\"\n".to_owned(),
+    ]);
+    let mut out = String::new();
+    p.normalize_into("http://b.test/p", &mut out, &mut Vec::new())
+        .unwrap();
+    assert_eq!(out, "http://127.0.0.1/p");
+}

@@ -245,12 +245,16 @@ pub(crate) struct Ran {
     pub(crate) any: bool,
     /// The host changed (an alias).
     pub(crate) host: bool,
-    /// The components written (bits; [`NOT_PATH`]).
+    /// The components written (bits; [`WROTE_HOST`]...).
     pub(crate) wrote: u8,
+    /// A substitution fired: new text (the other rules only cut, reorder
+    /// or copy text of the settings file).
+    pub(crate) spelled: bool,
 }
 
-/// [`Ran::wrote`]: the components besides the path.
-pub(crate) const NOT_PATH: u8 = SCHEME | HOST | QUERY;
+/// [`Ran::wrote`] bits.
+pub(crate) const WROTE_SCHEME: u8 = SCHEME;
+pub(crate) const WROTE_HOST: u8 = HOST;
 
 impl Plans {
     /// Compiles `rules`: `None` when a rule has a `*.suffix` host.
@@ -359,6 +363,7 @@ impl Plans {
                 if fired {
                     ran.any = true;
                     ran.wrote |= st.writes;
+                    ran.spelled |= matches!(st.op, Op::Subst(_));
                     fired_in_round = true;
                     if st.writes & (PATH | QUERY) != 0 {
                         sig = None;
