@@ -3,7 +3,10 @@
 //! callgrind) rather than timing on a shared machine: `learned_cost MODE
 //! REPS` learns rules from epoch 0 of the simulated crawl, then normalizes
 //! the URLs of epoch 1 REPS times with `crawler` (MODE `crawler`) or with
-//! `crawler` and the rules (MODE `learned`); only that loop is counted. BENCHMARKS.md ("Learned rules") has the figures.
+//! `crawler` and the rules (MODE `learned`); only that loop is counted.
+//! With a third argument `corpora`, the URLs are those of the shared
+//! corpora instead, whose hosts have no rules (what a host without rules
+//! costs). BENCHMARKS.md ("Learned rules") has the figures.
 
 use irinorm::ladder::{Normalizer, Options};
 use irinorm_learn::{learn, sim};
@@ -15,10 +18,18 @@ fn main() {
     let reps: usize = args.get(2).and_then(|s| s.parse().ok()).unwrap_or(10);
     let train = sim::crawl(1, 200, 60, 0);
     let rules = learn(train.iter().map(|s| s.row.clone()), &Default::default()).rules;
-    let urls: Vec<String> = sim::crawl(1, 200, 60, 1)
-        .into_iter()
-        .map(|s| s.row.url)
-        .collect();
+    let urls: Vec<String> = if args.get(3).map(String::as_str) == Some("corpora") {
+        irinorm_testdata::text_corpora("learned_cost")
+            .expect("../shared/corpora")
+            .into_iter()
+            .flat_map(|(_, l)| l)
+            .collect()
+    } else {
+        sim::crawl(1, 200, 60, 1)
+            .into_iter()
+            .map(|s| s.row.url)
+            .collect()
+    };
     let p = match mode {
         "crawler" => Pipeline::preset(Preset::Crawler),
         "learned" => Pipeline::new(

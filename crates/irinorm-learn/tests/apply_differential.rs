@@ -1,7 +1,8 @@
 //! The fast host rules against the first implementation (kept as the
 //! oracle in irinorm-rules) on a simulated crawl: rules learned from epoch
-//! 1, every URL of epoch 2 after the `crawler` preset. Same bytes, and
-//! the whole pipeline with the rules is idempotent.
+//! 1, every URL of epoch 2 after the `crawler` preset. Same bytes, by the
+//! compiled plans too, and the whole pipeline with the rules is
+//! idempotent, by the general and the fused path.
 
 use irinorm::ladder::{Normalizer, Options as LadderOptions};
 use irinorm_learn::{learn, sim, Options};
@@ -37,6 +38,16 @@ fn fast_host_rules_give_the_bytes_of_the_reference() {
         let once = with.normalize(&s.row.url).unwrap().text.into_owned();
         let twice = with.normalize(&once).unwrap().text.into_owned();
         assert_eq!(once, twice, "not idempotent: {}", s.row.url);
+        // The fused path (`normalize_into`: the host's compiled plan in the
+        // output buffer) gives the general path's bytes, and is idempotent.
+        let mut fused = String::new();
+        with.normalize_into(&s.row.url, &mut fused, &mut Vec::new())
+            .unwrap();
+        assert_eq!(fused, once, "fused path: {}", s.row.url);
+        let mut again = String::new();
+        with.normalize_into(&fused, &mut again, &mut Vec::new())
+            .unwrap();
+        assert_eq!(again, fused, "fused path not idempotent: {}", s.row.url);
     }
     // Most URLs of the crawl are rewritten: the comparison is not vacuous.
     assert!(changed * 2 > n, "{changed} of {n} changed");

@@ -131,7 +131,7 @@ pub(crate) struct Names {
     /// `query_params` as prefixes, when its patterns allow it.
     query_prefixes: Option<ParamPrefixes>,
     session_ids: NameIndex,
-    host_rules: HostIndex,
+    pub(crate) host_rules: HostIndex,
 }
 
 impl Names {
@@ -220,7 +220,7 @@ pub(crate) fn apply_split(
 
 /// Rules that hold for most references (any name host, any path not
 /// ending in `/`): the screen would pass anyway.
-fn is_broad(rules: RuleSet) -> bool {
+pub(crate) fn is_broad(rules: RuleSet) -> bool {
     use RuleName as R;
     rules.contains(R::AddWww)
         || rules.contains(R::AddTrailingSlash)
@@ -272,13 +272,13 @@ fn host_rules_only(
 /// proves that [`apply_split`] returns `None` (debug builds check it).
 /// Most references meet no rule of a preset (`crawler`: no fragment, no
 /// trailing host dot, no numeric host, no tracking parameter).
-fn may_apply(s: &str, m: &Meta, rules: RuleSet, config: &Config, names: &Names) -> bool {
+pub(crate) fn may_apply(s: &str, m: &Meta, rules: RuleSet, config: &Config, names: &Names) -> bool {
     may_apply_to(&Split(s, m), rules, config, names)
 }
 
 /// The components [`may_apply_to`] looks at: of a text and its [`Meta`],
 /// or of a [`Url`] being rewritten (no text to build and split again).
-trait View {
+pub(crate) trait View {
     fn scheme(&self) -> Option<&str>;
     fn userinfo(&self) -> Option<&str>;
     fn host(&self) -> Option<&str>;
@@ -340,7 +340,7 @@ impl View for Url<'_> {
 }
 
 /// [`may_apply`] on any [`View`].
-fn may_apply_to(m: &impl View, rules: RuleSet, config: &Config, names: &Names) -> bool {
+pub(crate) fn may_apply_to(m: &impl View, rules: RuleSet, config: &Config, names: &Names) -> bool {
     use RuleName as R;
     // One test per rule of the set, straight-line, each component sliced
     // only when a rule of the set looks at it.
@@ -518,6 +518,7 @@ fn others_may_apply(s: &str, m: &Meta, others: RuleSet, config: &Config, names: 
 /// fire: the caller then takes the general path. Same bytes and the same
 /// `applied` as [`apply_split`] (a property test compares them; issue 14).
 #[allow(clippy::too_many_arguments)]
+#[inline(always)] // Two callers (the host rules' fused path): still inlined.
 pub(crate) fn query_in_place(
     out: &mut String,
     start: usize,

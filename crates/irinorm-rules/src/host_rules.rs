@@ -22,7 +22,10 @@ use serde::{Deserialize, Serialize};
 
 use crate::glob;
 
+mod plan;
 mod reference;
+
+pub(crate) use plan::{At, Plans};
 
 /// What a host rule does.
 #[derive(Clone, Debug, PartialEq, Eq, Hash, PartialOrd, Ord)]
@@ -337,6 +340,9 @@ pub(crate) struct HostIndex {
     /// For each rule, whether it has a path prefix (other than `/`, which
     /// every path of a URL with a host has).
     prefixed: Vec<bool>,
+    /// The rules compiled into one plan per host (`plan.rs`), when no
+    /// rule has a `*.suffix` host.
+    pub(crate) plans: Option<Plans>,
 }
 
 impl HostIndex {
@@ -356,6 +362,7 @@ impl HostIndex {
                 })
                 .collect(),
             prefixed: rules.iter().map(|r| r.path != "/").collect(),
+            plans: Plans::new(rules),
             ..HostIndex::default()
         };
         for i in order {
@@ -918,6 +925,202 @@ fn truncate(c: &mut Cow<'_, str>, len: usize) {
     }
 }
 
+/// The named rules, then the host rules, on the normal reference in
+/// `out[start..]` (components `m`), in place: the path of a learned rules
+/// file on top of `crawler` (issue 11). `rules` is the whole set;
+/// `others`, what [`crate::apply::query_in_place`] leaves to its screen
+/// of the set without `host-rules` (`None` when that is empty).
+///
+/// `true`: `out[start..]` and `applied` are what
+/// [`crate::apply::apply_split`] with the whole set gives (debug builds
+/// check every call). `false`: this case is for the general path, and
+/// `out` and `applied` are as they were (the text is put back when the
+/// host rules' output meets a named rule: a host alias or a substitution
+/// that spells a tracking parameter, where the sections run again).
+///
+/// The work: the named rules' query filter in place, the host's plan in
+/// place, and the named rules' screen on the result, which says for
+/// nearly every reference that another round would change nothing.
+#[allow(clippy::too_many_arguments)]
+pub(crate) fn fused(
+    out: &mut String,
+    start: usize,
+    m: &irinorm::Meta,
+    rules: crate::RuleSet,
+    others: Option<crate::RuleSet>,
+    config: &crate::Config,
+    names: &crate::apply::Names,
+    rung: irinorm::ladder::Rung,
+    applied: &mut Vec<crate::RuleName>,
+) -> bool {
+    use crate::apply::{is_broad, query_in_place};
+    use crate::RuleName as R;
+    use irinorm::host::HostKind;
+    let Some(plans) = &names.host_rules.plans else {
+        return false;
+    };
+    let named = rules.without(R::HostRules);
+    // The text as the ladder left it, on the stack (no allocation): to
+    // tell whether rules that fired undid each other (an added and a
+    // removed slash, aliases in a cycle: then nothing changed, as the
+    // general path says), and to put it back for the general path. A
+    // longer reference takes the general path.
+    let mut was = [0u8; 160];
+    let text_len = out.len() - start;
+    // The plan wants the URL at the end of the buffer: its fragment gone.
+    if is_broad(named)
+        || (m.fragment(&out[start..]).is_some() && !named.contains(R::RemoveFragment))
+    {
+        return false;
+    }
+    // The host's plan, looked up on the ladder's text (the query filter
+    // does not change the host).
+    let plan = if matches!(m.host_kind(), HostKind::RegName | HostKind::Ipv4) {
+        m.host(&out[start..]).and_then(|h| plans.lookup(h))
+    } else {
+        None
+    };
+    if plan.is_some() && text_len > was.len() {
+        return false;
+    }
+    let applied_len = applied.len();
+    #[cfg(debug_assertions)]
+    let expected = {
+        let mut fired = applied.clone();
+        let text = &out[start..];
+        let new = crate::apply::apply_split(text, m, rules, config, names, rung, &mut fired, None);
+        (new.unwrap_or_else(|| text.to_owned()), fired)
+    };
+    #[cfg(not(debug_assertions))]
+    let _ = rung;
+    if plan.is_some() {
+        was[..text_len].copy_from_slice(&out.as_bytes()[start..]);
+    }
+    match others {
+        Some(others) => {
+            if !query_in_place(out, start, m, named, others, config, names, applied) {
+                return false;
+            }
+        }
+        None if named.is_empty() => {}
+        None => return false,
+    }
+    let done = |out: &String, applied: &[crate::RuleName]| {
+        #[cfg(debug_assertions)]
+        assert_eq!(
+            (&out[start..], applied),
+            (expected.0.as_str(), &expected.1[..]),
+            "the fused host rules differ from apply_split"
+        );
+        let _ = (out, applied);
+        true
+    };
+    // The query filter only cuts: it fired when the length changed.
+    let named_fired = out.len() - start != text_len;
+    let cut;
+    let m = if !named_fired {
+        m
+    } else {
+        cut = irinorm::split_trusted(&out[start..]);
+        &cut
+    };
+    // No rules for the host (the common case of most files): the named
+    // rules' result is the result.
+    let Some(p) = plan else {
+        return done(out, applied);
+    };
+    let Some(mut at) = At::of(out, start, m) else {
+        return done(out, applied);
+    };
+    let ran = plans.run(p, out, &mut at);
+    if !ran.any {
+        return done(out, applied);
+    }
+    // The general path counts `host-rules` as applied when it fired and
+    // something changed, or when the named rules changed something too.
+    if !named_fired && out.as_bytes()[start..] == was[..text_len] {
+        return done(out, applied);
+    }
+    // In the order of application: before remove-fragment.
+    if !applied.contains(&R::HostRules) {
+        let i = applied
+            .iter()
+            .position(|&r| r == R::RemoveFragment)
+            .unwrap_or(applied.len());
+        applied.insert(i, R::HostRules);
+    }
+    // Another round of the sections only when a named rule may change
+    // the rules' output (the general path's screen, on the components as
+    // they lie). The query filter left the named rules at their fixpoint,
+    // and `crawler`'s rules are functions of what the screen looks at: the
+    // query (a tracking name: only a substitution makes new text there;
+    // removed and sorted parameters keep their names), the host (a
+    // trailing dot, a leading digit) and, for a numeric host, the scheme.
+    let crawler_like = named
+        .without(R::RemoveQueryParams)
+        .without(R::RemoveFragment)
+        .without(R::RemoveTrailingHostDot)
+        .without(R::DecodeIpv4Forms)
+        .is_empty();
+    let host = &out.as_bytes()[at.host.0..at.host.1];
+    let odd_host = host.last() == Some(&b'.') || host.first().is_some_and(u8::is_ascii_digit);
+    let screen = !crawler_like
+        || ran.spelled
+        || (ran.wrote & (plan::WROTE_HOST | plan::WROTE_SCHEME) != 0 && odd_host);
+    if !named.is_empty() && screen {
+        let kind = if !ran.host {
+            m.host_kind()
+        } else if irinorm::host::parse_ipv4(&out.as_bytes()[at.host.0..at.host.1]).is_some() {
+            HostKind::Ipv4
+        } else {
+            HostKind::RegName
+        };
+        let view = InBuffer { out, at: &at, kind };
+        if crate::apply::may_apply_to(&view, named, config, names) {
+            // Put back for the general path.
+            out.truncate(start);
+            out.push_str(std::str::from_utf8(&was[..text_len]).expect("copied from a str"));
+            applied.truncate(applied_len);
+            return false;
+        }
+    }
+    done(out, applied)
+}
+
+/// The components of the URL at `at` in `out`, for the named rules'
+/// screen ([`crate::apply::may_apply_to`]).
+struct InBuffer<'a> {
+    out: &'a str,
+    at: &'a At,
+    kind: irinorm::host::HostKind,
+}
+
+impl crate::apply::View for InBuffer<'_> {
+    fn scheme(&self) -> Option<&str> {
+        Some(&self.out[self.at.start..self.at.scheme_end])
+    }
+    fn userinfo(&self) -> Option<&str> {
+        // `scheme://userinfo@host`.
+        let a = self.at.scheme_end + 3;
+        (self.at.host.0 > a).then(|| &self.out[a..self.at.host.0 - 1])
+    }
+    fn host(&self) -> Option<&str> {
+        Some(&self.out[self.at.host.0..self.at.host.1])
+    }
+    fn host_kind(&self) -> irinorm::host::HostKind {
+        self.kind
+    }
+    fn path(&self) -> &str {
+        &self.out[self.at.path..self.at.query.unwrap_or(self.out.len())]
+    }
+    fn query(&self) -> Option<&str> {
+        self.at.query.map(|q| &self.out[q + 1..])
+    }
+    fn fragment(&self) -> Option<&str> {
+        None
+    }
+}
+
 /// Host rules indexed for applying to references that are already normal
 /// (what `irinorm learn` validates candidate rules with): only the host
 /// rules, without the ladder or the named rules.
@@ -938,6 +1141,28 @@ impl HostRuleSet {
     /// The rules applied to `url` (a normal reference with an authority
     /// and an absolute path), or `None` when none changed it.
     pub fn apply(&self, url: &str) -> Option<String> {
+        let Some(plans) = &self.0.plans else {
+            return self.apply_general(url);
+        };
+        let m = irinorm::split_trusted(url);
+        let p = plans.lookup(m.host(url)?)?;
+        // The plan runs on a copy without the fragment (no rule reads it).
+        let body = url.len() - m.fragment(url).map_or(0, |f| f.len() + 1);
+        let mut out = String::with_capacity(url.len() + 8);
+        out.push_str(&url[..body]);
+        let mut at = At::of(&out, 0, &irinorm::split_trusted(&out))?;
+        if !plans.run(p, &mut out, &mut at).any {
+            return None;
+        }
+        out.push_str(&url[body..]);
+        Some(out)
+    }
+
+    /// [`HostRuleSet::apply`] by the general path (the index, components
+    /// borrowed, what `explain` and files with `*.suffix` hosts use): for
+    /// the differential tests.
+    #[doc(hidden)]
+    pub fn apply_general(&self, url: &str) -> Option<String> {
         let m = irinorm::split_trusted(url);
         let host = m.host(url)?;
         if !m.path(url).starts_with('/') {

@@ -49,6 +49,10 @@ pub struct Pipeline {
     /// When the set allows it (`crawler`, `fetch` + `remove-query-params`):
     /// the set without the rules [`query_in_place`] applies in place.
     query_fast: Option<RuleSet>,
+    /// With compiled host rules (issue 11): the fused path
+    /// ([`crate::host_rules::fused`]), with what [`query_in_place`] screens
+    /// of the named rules (`None` when there are none).
+    fused: Option<Option<RuleSet>>,
 }
 
 impl Pipeline {
@@ -71,13 +75,22 @@ impl Pipeline {
                 }
             }
         }
+        let names = Names::new(&config);
+        let named = rules.without(RuleName::HostRules);
+        let fused = (rules.contains(RuleName::HostRules) && names.host_rules.plans.is_some())
+            .then(|| match query_in_place_set(named) {
+                Some(others) => Some(Some(others)),
+                None => named.is_empty().then_some(None),
+            })
+            .flatten();
         Pipeline {
             normalizer,
             rules,
-            names: Arc::new(Names::new(&config)),
+            names: Arc::new(names),
             config: Arc::new(config),
             safebrowsing: false,
             query_fast: query_in_place_set(rules),
+            fused,
         }
     }
 
@@ -176,6 +189,31 @@ impl Pipeline {
         Ok(w)
     }
 
+    /// [`crate::host_rules::fused`]: whether it did the work. Apart, so
+    /// that the common path stays small enough to be inlined whole (issue
+    /// 14's `crawler` figures).
+    #[inline(never)]
+    fn fused_in_place(
+        &self,
+        out: &mut String,
+        start: usize,
+        meta: &Meta,
+        applied: &mut Vec<RuleName>,
+        others: Option<RuleSet>,
+    ) -> bool {
+        crate::host_rules::fused(
+            out,
+            start,
+            meta,
+            self.rules,
+            others,
+            &self.config,
+            &self.names,
+            self.rung(),
+            applied,
+        )
+    }
+
     /// The rules on `out[start..]`, whose components are `meta` when the
     /// ladder knew them (already-normal input), found again otherwise.
     fn rules_in_place(
@@ -200,6 +238,14 @@ impl Pipeline {
                 &split
             }
         };
+        // A learned rules file on top of `crawler` (issue 11): the query
+        // filter and the host's compiled rules in the buffer; otherwise
+        // the text is as the ladder left it, for the general path.
+        if let Some(others) = self.fused {
+            if self.fused_in_place(out, start, meta, applied, others) {
+                return;
+            }
+        }
         // The common sets screen and filter the query in one pass, in
         // place (issue 14: `crawler` on long queries).
         if let Some(others) = self.query_fast {
@@ -310,6 +356,7 @@ impl Pipeline {
                 names: self.names.clone(),
                 safebrowsing: false,
                 query_fast: self.query_fast,
+                fused: self.fused,
             };
             if p.equivalent(a, b)? {
                 return Ok(Some(rung));

@@ -1,0 +1,744 @@
+//! The host rules compiled, when the settings file is loaded, into one
+//! plan per host, run on the normalized text in its output buffer (issue
+//! 11: applying a learned rules file within 1.5x of the `crawler` preset).
+//!
+//! What the plan decides once, instead of per URL:
+//! - the host's rules in the fixed order of [`HostRuleKind::ORDER`], the
+//!   ignored and default parameters of the host in one table, looked at in
+//!   one pass over the query (removing them together is removing them in
+//!   turn: each keeps or drops a parameter on its own);
+//! - a host alias's target plan (no second lookup after an alias);
+//! - what each step reads and writes, so that the rounds that make the
+//!   rules idempotent look again only at the steps whose input changed
+//!   (a step is a function of what it reads);
+//! - each substitution's `from` looked for by its least common byte.
+//!
+//! The URL is changed where it lies, in the caller's buffer: a step that
+//! does not fire reads and allocates nothing; one that does cuts or
+//! splices in place, or writes its new `path?query` after the URL and
+//! moves it down (no other buffer). The semantics are those of the first
+//! implementation (`reference.rs`), rounds of the fixed order until a
+//! round changes nothing, a host alias restarting with the canonical
+//! host's rules: the differential tests check the bytes.
+//!
+//! Files with `*.suffix` hosts are not compiled (a host's rules would
+//! depend on the input host, not only on the entry); they run by the
+//! general path ([`super::HostIndex::apply`]).
+
+use rustc_hash::FxHashMap;
+
+use super::{has_dot_segment, has_upper_outside_triplets, param_name, HostRule, HostRuleKind};
+
+/// Components, as bits of [`Step::reads`] and [`Step::writes`].
+const SCHEME: u8 = 1;
+const HOST: u8 = 2;
+const PATH: u8 = 4;
+const QUERY: u8 = 8;
+
+/// One ignored (`value: None`) or default parameter of a host.
+#[derive(Clone, Debug)]
+struct Param {
+    name: Box<str>,
+    value: Option<Box<str>>,
+    prefix: Option<Box<str>>,
+}
+
+#[derive(Clone, Debug)]
+enum Op {
+    Scheme(Box<str>),
+    /// The canonical host, and its plan when it has one.
+    Host(Box<str>, Option<u32>),
+    Params(Box<[Param]>),
+    Sort,
+    Lower,
+    Subst(Box<Subst>),
+    Index(Box<str>),
+    RemoveSlash,
+    AddSlash,
+}
+
+/// How common a byte is in paths and queries (higher: more).
+fn common(b: u8) -> u8 {
+    match b {
+        b'/' => 9,
+        b'.' | b'-' | b'_' | b'=' | b'&' | b'?' => 8,
+        b'e' | b't' | b'a' | b'o' | b'i' | b'n' | b's' | b'r' => 6,
+        b'0'..=b'9' => 5,
+        b'a'..=b'z' => 3,
+        _ => 2,
+    }
+}
+
+/// The two least common distinct bytes of `s` (one when it has one).
+fn rarest(s: &[u8]) -> Vec<u8> {
+    let mut v: Vec<u8> = s.to_vec();
+    v.sort_unstable();
+    v.dedup();
+    v.sort_by_key(|&b| common(b));
+    v.truncate(2);
+    v
+}
+
+/// A substitution, with the byte of `from` it is looked for by.
+#[derive(Clone, Debug)]
+struct Subst {
+    from: Box<str>,
+    to: Box<str>,
+    /// The byte of `from` least common in URLs, and its offset: `from`
+    /// is looked for where `memchr` finds it (paths and queries are
+    /// short; memmem's setup cost more than the search, issue 11).
+    anchor: u8,
+    off: usize,
+}
+
+impl Subst {
+    fn new(from: &str, to: &str) -> Subst {
+        let f = from.as_bytes();
+        let off = (0..f.len()).min_by_key(|&i| common(f[i])).unwrap_or(0);
+        Subst {
+            from: from.into(),
+            to: to.into(),
+            anchor: f.get(off).copied().unwrap_or(0),
+            off,
+        }
+    }
+
+    /// The first occurrence of `from` in `h`.
+    #[inline]
+    fn find(&self, h: &[u8]) -> Option<usize> {
+        let f = self.from.as_bytes();
+        let last = h.len().checked_sub(f.len())?;
+        // An anchor at `off + p` is a start at `p`, in increasing order.
+        let w = &h[self.off..=self.off + last];
+        if w.len() < 64 {
+            // Short (most paths): a plain loop costs less than memchr's
+            // dispatch.
+            return (0..w.len()).find(|&p| w[p] == self.anchor && &h[p..p + f.len()] == f);
+        }
+        memchr::memchr_iter(self.anchor, w).find(|&p| &h[p..p + f.len()] == f)
+    }
+}
+
+#[derive(Clone, Debug)]
+struct Step {
+    op: Op,
+    /// The path prefix the rule holds under (`None`: `/`, every path).
+    prefix: Option<Box<str>>,
+    reads: u8,
+    writes: u8,
+    /// Bits of [`Plan::bytes`] that must all be in `path?query` for the
+    /// step to fire (0: no such screen).
+    screen: u16,
+}
+
+/// [`Step::screen`] of `lowercase-path`: an ASCII capital.
+const UPPER: u16 = 1 << 15;
+
+/// The steps of one host.
+#[derive(Clone, Debug)]
+struct Plan {
+    steps: Box<[Step]>,
+    /// For each step (at most 64), the steps that must look again when it
+    /// fires: those that read what it writes (itself only for a
+    /// substitution, which may find new occurrences in its own output;
+    /// the other rules are idempotent).
+    wakes: Box<[u64]>,
+    /// For each byte, the screens it meets: [`UPPER`] for capitals, bit
+    /// `i` for the anchor of the `i`-th substitution (up to 15). One pass
+    /// over `path?query` tells which of the host's path rules can fire
+    /// at all (issue 11: one scan instead of one per rule).
+    bytes: Box<[u16; 256]>,
+}
+
+/// The plans of a settings file, by exact host.
+#[derive(Clone, Debug)]
+pub(crate) struct Plans {
+    // FxHash, as the index: the keys come from the settings file.
+    by_host: FxHashMap<Box<str>, u32>,
+    plans: Vec<Plan>,
+    /// A bit per [`host_bit`] of each host with rules: most hosts of most
+    /// inputs have none, and are told so without hashing the whole host
+    /// (issue 11: hosts without rules at the cost of `crawler`).
+    hosts: Box<[u64; 64]>,
+}
+
+/// A bit (of 4,096) from a host's length and its first and last bytes.
+#[inline]
+fn host_bit(h: &[u8]) -> usize {
+    let (n, first, last) = (h.len(), h.first(), h.last());
+    let x = (n as u64)
+        | u64::from(*first.unwrap_or(&0)) << 8
+        | u64::from(*last.unwrap_or(&0)) << 16
+        | u64::from(h.get(n.wrapping_sub(2)).copied().unwrap_or(0)) << 24
+        | u64::from(h.get(1).copied().unwrap_or(0)) << 32;
+    (x.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 52) as usize
+}
+
+/// Where the components of the URL being rewritten lie in the buffer.
+/// The URL runs from `start` to the end of the buffer (no fragment).
+#[derive(Clone, Copy, Debug)]
+pub(crate) struct At {
+    pub(crate) start: usize,
+    /// The `:` after the scheme.
+    pub(crate) scheme_end: usize,
+    pub(crate) host: (usize, usize),
+    /// The `:` before the port.
+    pub(crate) port: Option<usize>,
+    pub(crate) path: usize,
+    /// The `?`.
+    pub(crate) query: Option<usize>,
+}
+
+impl At {
+    /// Offsets from the components of `out[start..]` (`m` describes it):
+    /// `None` when it has no scheme or host, a fragment, or a path that is
+    /// not absolute (no host rule applies to it).
+    pub(crate) fn of(out: &str, start: usize, m: &irinorm::Meta) -> Option<At> {
+        let s = &out[start..];
+        let off = |x: &str| start + (x.as_ptr() as usize - s.as_ptr() as usize);
+        let scheme = m.scheme(s)?;
+        let host = m.host(s)?;
+        if m.fragment(s).is_some() || !m.path(s).starts_with('/') {
+            return None;
+        }
+        let h = off(host);
+        Some(At {
+            start,
+            scheme_end: start + scheme.len(),
+            host: (h, h + host.len()),
+            port: m.port(s).map(|p| off(p) - 1),
+            path: off(m.path(s)),
+            query: m.query(s).map(|q| off(q) - 1),
+        })
+    }
+
+    /// Replaces `out[a..b]` by `with`; every offset at or after `b` moves.
+    fn splice(&mut self, out: &mut String, a: usize, b: usize, with: &str) {
+        out.replace_range(a..b, with);
+        let d = with.len() as isize - (b - a) as isize;
+        let mv = |x: &mut usize| {
+            if *x >= b {
+                *x = (*x as isize + d) as usize;
+            }
+        };
+        mv(&mut self.scheme_end);
+        mv(&mut self.host.0);
+        mv(&mut self.host.1);
+        if let Some(p) = self.port.as_mut() {
+            mv(p);
+        }
+        mv(&mut self.path);
+        if let Some(q) = self.query.as_mut() {
+            mv(q);
+        }
+    }
+
+    fn path_end(&self, out: &str) -> usize {
+        self.query.unwrap_or(out.len())
+    }
+}
+
+/// What [`Plans::run`] changed.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub(crate) struct Ran {
+    /// Some rule fired.
+    pub(crate) any: bool,
+    /// The host changed (an alias).
+    pub(crate) host: bool,
+    /// The components written (bits; [`WROTE_HOST`]...).
+    pub(crate) wrote: u8,
+    /// A substitution fired: new text (the other rules only cut, reorder
+    /// or copy text of the settings file).
+    pub(crate) spelled: bool,
+}
+
+/// [`Ran::wrote`] bits.
+pub(crate) const WROTE_SCHEME: u8 = SCHEME;
+pub(crate) const WROTE_HOST: u8 = HOST;
+
+impl Plans {
+    /// Compiles `rules`: `None` when a rule has a `*.suffix` host.
+    pub(crate) fn new(rules: &[HostRule]) -> Option<Plans> {
+        if rules.iter().any(|r| r.host.starts_with("*.")) {
+            return None;
+        }
+        let mut order: Vec<usize> = (0..rules.len()).collect();
+        // Stable: rules of one kind keep the file's order (as the index).
+        order.sort_by_key(|&i| rules[i].kind.rank());
+        let mut hosts: Vec<(&str, Vec<&HostRule>)> = Vec::new();
+        let mut by_host: FxHashMap<Box<str>, u32> = FxHashMap::default();
+        for i in order {
+            let r = &rules[i];
+            let n = *by_host.entry(r.host.as_str().into()).or_insert_with(|| {
+                hosts.push((r.host.as_str(), Vec::new()));
+                hosts.len() as u32 - 1
+            });
+            hosts[n as usize].1.push(r);
+        }
+        let plans = hosts
+            .iter()
+            .map(|(_, rs)| Plan::new(rs, &by_host))
+            .collect();
+        let mut bits = Box::new([0u64; 64]);
+        for (h, _) in &hosts {
+            let b = host_bit(h.as_bytes());
+            bits[b / 64] |= 1 << (b % 64);
+        }
+        Some(Plans {
+            by_host,
+            plans,
+            hosts: bits,
+        })
+    }
+
+    /// The plan of `host`.
+    #[inline]
+    pub(crate) fn lookup(&self, host: &str) -> Option<u32> {
+        let b = host_bit(host.as_bytes());
+        if self.hosts[b / 64] & (1 << (b % 64)) == 0 {
+            return None;
+        }
+        self.by_host.get(host).copied()
+    }
+
+    /// Runs plan `p` (of the host at `at`) on `out`, rounds of the fixed
+    /// order until one changes nothing (each rule shortens or reorders,
+    /// so this ends; bounded anyway, as the first implementation).
+    pub(crate) fn run(&self, p: u32, out: &mut String, at: &mut At) -> Ran {
+        let mut plan = &self.plans[p as usize];
+        let mut ran = Ran::default();
+        let mut rounds = 1u32;
+        'plan: loop {
+            let n = plan.steps.len();
+            // Up to 64 steps, only the steps that must look (again): a
+            // step is a function of what it reads, so one whose inputs did
+            // not change since it last looked would say no. A round ends
+            // at the last step; the next starts when an earlier step was
+            // woken, which is when the first implementation's next round
+            // could change anything (most hosts need one round). More
+            // steps: every step every round, as the first implementation.
+            let big = n > 64;
+            let mut need = if n >= 64 { u64::MAX } else { (1u64 << n) - 1 };
+            let mut fired_in_round = false;
+            let mut k = 0usize;
+            // The screens `path?query` meets, computed when a step with a
+            // screen first looks, again after a change.
+            let mut sig: Option<u16> = None;
+            loop {
+                if big {
+                    if k == n {
+                        if !fired_in_round || rounds == 16 {
+                            return ran;
+                        }
+                        rounds += 1;
+                        fired_in_round = false;
+                        k = 0;
+                    }
+                } else {
+                    let ahead = if k >= 64 { 0 } else { need & (u64::MAX << k) };
+                    if ahead == 0 {
+                        if need == 0 || rounds == 16 {
+                            return ran;
+                        }
+                        rounds += 1;
+                        k = need.trailing_zeros() as usize;
+                    } else {
+                        k = ahead.trailing_zeros() as usize;
+                    }
+                    need &= !(1u64 << k);
+                }
+                let st = &plan.steps[k];
+                let fired = match &st.prefix {
+                    Some(pre) if !out[at.path..at.path_end(out)].starts_with(&**pre) => false,
+                    _ if st.screen != 0 => {
+                        let sig = *sig.get_or_insert_with(|| {
+                            out.as_bytes()[at.path..]
+                                .iter()
+                                .fold(0, |m, &b| m | plan.bytes[b as usize])
+                        });
+                        sig & st.screen == st.screen && exec(&st.op, out, at)
+                    }
+                    _ => exec(&st.op, out, at),
+                };
+                if fired {
+                    ran.any = true;
+                    ran.wrote |= st.writes;
+                    ran.spelled |= matches!(st.op, Op::Subst(_));
+                    fired_in_round = true;
+                    if st.writes & (PATH | QUERY) != 0 {
+                        sig = None;
+                    }
+                    if let Op::Host(_, target) = &st.op {
+                        // The canonical host has rules of its own: the
+                        // next round runs them, every one.
+                        ran.host = true;
+                        match target {
+                            Some(t) if rounds < 16 => {
+                                plan = &self.plans[*t as usize];
+                                rounds += 1;
+                                continue 'plan;
+                            }
+                            _ => return ran,
+                        }
+                    }
+                    if !big {
+                        need |= plan.wakes[k];
+                    }
+                }
+                k += 1;
+            }
+        }
+    }
+}
+
+impl Plan {
+    fn new(rules: &[&HostRule], by_host: &FxHashMap<Box<str>, u32>) -> Plan {
+        let prefix = |r: &HostRule| (r.path != "/").then(|| r.path.as_str().into());
+        let mut steps: Vec<Step> = Vec::with_capacity(rules.len());
+        for r in rules {
+            let pre: Option<Box<str>> = prefix(r);
+            let p = if pre.is_some() { PATH } else { 0 };
+            let (op, reads, writes) = match &r.kind {
+                HostRuleKind::AliasScheme { to } => {
+                    (Op::Scheme(to.as_str().into()), SCHEME, SCHEME)
+                }
+                HostRuleKind::AliasHost { to } => (
+                    Op::Host(to.as_str().into(), by_host.get(to.as_str()).copied()),
+                    HOST,
+                    HOST,
+                ),
+                HostRuleKind::IgnoreParam { name } | HostRuleKind::DefaultParam { name, .. } => {
+                    let param = Param {
+                        name: name.as_str().into(),
+                        value: match &r.kind {
+                            HostRuleKind::DefaultParam { value, .. } => Some(value.as_str().into()),
+                            _ => None,
+                        },
+                        prefix: pre,
+                    };
+                    // One table for the host's run of ignored and default
+                    // parameters (they are adjacent in the fixed order).
+                    if let Some(Step {
+                        op: Op::Params(ps),
+                        reads,
+                        ..
+                    }) = steps.last_mut()
+                    {
+                        let mut v = std::mem::take(ps).into_vec();
+                        v.push(param);
+                        *ps = v.into_boxed_slice();
+                        *reads |= p;
+                        continue;
+                    }
+                    steps.push(Step {
+                        op: Op::Params(vec![param].into_boxed_slice()),
+                        prefix: None,
+                        reads: QUERY | p,
+                        writes: QUERY,
+                        screen: 0,
+                    });
+                    continue;
+                }
+                HostRuleKind::SortQuery => (Op::Sort, QUERY, QUERY),
+                HostRuleKind::LowercasePath => (Op::Lower, PATH, PATH),
+                HostRuleKind::Substitute { from, to } => (
+                    Op::Subst(Box::new(Subst::new(from, to))),
+                    PATH | QUERY,
+                    PATH | QUERY,
+                ),
+                HostRuleKind::DirectoryIndex { name } => {
+                    (Op::Index(name.as_str().into()), PATH, PATH)
+                }
+                HostRuleKind::RemoveTrailingSlash => (Op::RemoveSlash, PATH, PATH),
+                HostRuleKind::AddTrailingSlash => (Op::AddSlash, PATH, PATH),
+            };
+            steps.push(Step {
+                op,
+                prefix: prefix(r),
+                reads: reads | p,
+                writes,
+                screen: 0,
+            });
+        }
+        // Screens: a substitution needs the two least common bytes of its
+        // `from`, a directory index the least common of its name (either
+        // case), each a bit of the table while there are bits.
+        let mut bytes = Box::new([0u16; 256]);
+        let mut next = 0;
+        for st in steps.iter_mut() {
+            let need: Vec<Vec<u8>> = match &st.op {
+                Op::Lower => {
+                    for b in b'A'..=b'Z' {
+                        bytes[b as usize] |= UPPER;
+                    }
+                    st.screen = UPPER;
+                    continue;
+                }
+                Op::Subst(x) => rarest(x.from.as_bytes())
+                    .into_iter()
+                    .map(|b| vec![b])
+                    .collect(),
+                Op::Index(name) => rarest(name.as_bytes())
+                    .into_iter()
+                    .take(1)
+                    .map(|b| vec![b.to_ascii_lowercase(), b.to_ascii_uppercase()])
+                    .collect(),
+                _ => continue,
+            };
+            if need.is_empty() || next + need.len() > 15 {
+                continue;
+            }
+            for alts in need {
+                let bit = 1u16 << next;
+                next += 1;
+                for b in alts {
+                    bytes[b as usize] |= bit;
+                }
+                st.screen |= bit;
+            }
+        }
+        let wakes = if steps.len() > 64 {
+            Box::default()
+        } else {
+            steps
+                .iter()
+                .enumerate()
+                .map(|(k, w)| {
+                    let own = matches!(w.op, Op::Subst(_));
+                    steps
+                        .iter()
+                        .enumerate()
+                        .filter(|&(j, r)| r.reads & w.writes != 0 && (j != k || own))
+                        .fold(0u64, |m, (j, _)| m | 1 << j)
+                })
+                .collect()
+        };
+        Plan {
+            steps: steps.into_boxed_slice(),
+            wakes,
+            bytes,
+        }
+    }
+}
+
+/// One step on the URL at `at` in `out`: whether it changed it.
+fn exec(op: &Op, out: &mut String, at: &mut At) -> bool {
+    match op {
+        Op::Scheme(to) => {
+            if out[at.start..at.scheme_end] == **to {
+                return false;
+            }
+            // A port that is the default of either scheme is no port.
+            if let Some(c) = at.port {
+                if matches!(&out[c + 1..at.path], "80" | "443") {
+                    at.splice(out, c, at.path, "");
+                    at.port = None;
+                }
+            }
+            at.splice(out, at.start, at.scheme_end, to);
+            true
+        }
+        Op::Host(to, _) => {
+            if out[at.host.0..at.host.1] == **to {
+                return false;
+            }
+            at.splice(out, at.host.0, at.host.1, to);
+            true
+        }
+        Op::Params(params) => remove_params(params, out, at),
+        Op::Sort => sort_query(out, at),
+        Op::Lower => {
+            let end = at.path_end(out);
+            let path = &out[at.path..end];
+            if !has_upper_outside_triplets(path) {
+                return false;
+            }
+            let lower = irinorm::pct::lowercase_outside_triplets(path);
+            at.splice(out, at.path, end, &lower);
+            true
+        }
+        Op::Subst(x) => substitute(x, out, at),
+        Op::Index(name) => {
+            let end = at.path_end(out);
+            let path = &out[at.path..end];
+            let slash = path.bytes().rposition(|b| b == b'/').unwrap_or(0);
+            if !path[slash + 1..].eq_ignore_ascii_case(name) {
+                return false;
+            }
+            at.splice(out, at.path + slash + 1, end, "");
+            true
+        }
+        Op::RemoveSlash => {
+            let end = at.path_end(out);
+            let path = &out[at.path..end];
+            if path.len() <= 1 || !path.ends_with('/') {
+                return false;
+            }
+            // `/a//` is `/a`; a path of slashes only is `/`.
+            let t = path.trim_end_matches('/').len().max(1);
+            at.splice(out, at.path + t, end, "");
+            true
+        }
+        Op::AddSlash => {
+            let end = at.path_end(out);
+            if out[at.path..end].ends_with('/') {
+                return false;
+            }
+            at.splice(out, end, end, "/");
+            true
+        }
+    }
+}
+
+/// The `&`-separated parameters of `q`, as byte ranges.
+fn params(q: &[u8]) -> impl Iterator<Item = (usize, usize)> + '_ {
+    let mut start = 0;
+    let mut done = false;
+    std::iter::from_fn(move || {
+        if done {
+            return None;
+        }
+        // Parameters are short: a plain loop, not memchr's dispatch.
+        let end = q[start..]
+            .iter()
+            .position(|&b| b == b'&')
+            .map_or(q.len(), |i| start + i);
+        let r = (start, end);
+        done = end == q.len();
+        start = end + 1;
+        Some(r)
+    })
+}
+
+/// The ignored and default parameters of the host, out of the query in
+/// one pass: a parameter goes when some entry whose path prefix holds
+/// takes it (as the rules in turn would); no query when none is left.
+fn remove_params(table: &[Param], out: &mut String, at: &mut At) -> bool {
+    let Some(qm) = at.query else { return false };
+    let (qs, qe) = (qm + 1, out.len());
+    if qs == qe {
+        return false;
+    }
+    let path = &out[at.path..qm];
+    let q = &out[qs..qe];
+    let goes = |x: &str| {
+        let (n, v) = match x.bytes().position(|b| b == b'=') {
+            Some(e) => (&x[..e], &x[e + 1..]),
+            None => (x, ""),
+        };
+        table.iter().any(|p| {
+            *p.name == *n
+                && p.value.as_deref().is_none_or(|d| d == v)
+                && p.prefix.as_deref().is_none_or(|pre| path.starts_with(pre))
+        })
+    };
+    // The parameters that go, and where the first kept one starts.
+    let mut cuts = [(0usize, 0usize); 32];
+    let mut n = 0;
+    let mut more = Vec::new();
+    let mut first_kept = None;
+    for (a, b) in params(q.as_bytes()) {
+        if goes(&q[a..b]) {
+            if n < cuts.len() {
+                cuts[n] = (qs + a, qs + b);
+                n += 1;
+            } else {
+                more.push((qs + a, qs + b));
+            }
+        } else if first_kept.is_none() {
+            first_kept = Some(qs + a);
+        }
+    }
+    if n == 0 {
+        return false;
+    }
+    let Some(f) = first_kept else {
+        out.truncate(qm);
+        at.query = None;
+        return true;
+    };
+    // Cut in place from the end backwards (the offsets before a cut stay
+    // right): a parameter before the first kept one goes with the `&`
+    // after it, a later one with the `&` before it.
+    for &(a, b) in cuts[..n].iter().chain(more.iter()).rev() {
+        if a > f {
+            out.replace_range(a - 1..b, "");
+        } else {
+            out.replace_range(a..b + 1, "");
+        }
+    }
+    true
+}
+
+/// `sort-query`: parameters in byte order of their names, stable.
+fn sort_query(out: &mut String, at: &mut At) -> bool {
+    let Some(qm) = at.query else { return false };
+    let (qs, qe) = (qm + 1, out.len());
+    let q = &out[qs..qe];
+    let name = |(a, b): (usize, usize)| param_name(&q[a..b]);
+    // Sorted already (the common case): compared pairwise.
+    let mut it = params(q.as_bytes());
+    let mut prev = it.next().map_or("", name);
+    if it.all(|r| {
+        let n = name(r);
+        let ok = prev <= n;
+        prev = n;
+        ok
+    }) {
+        return false;
+    }
+    // Rare (a host with `sort-query` and an unsorted query): built apart.
+    let mut ps: Vec<(usize, usize)> = params(q.as_bytes()).collect();
+    ps.sort_by(|&x, &y| name(x).as_bytes().cmp(name(y).as_bytes()));
+    let sorted: Vec<&str> = ps.iter().map(|&(a, b)| &q[a..b]).collect();
+    let sorted = sorted.join("&");
+    drop(it);
+    out.replace_range(qs..qe, &sorted);
+    true
+}
+
+/// DustBuster's `alpha -> beta` on `path?query`: every occurrence, left to
+/// right, not overlapping; the `?` that ends the new path is the first
+/// one. Refused (nothing changes) when the new path would not be absolute
+/// or would have a dot segment (RFC 3986 §5.2.4 would remove it, and the
+/// result would not be idempotent).
+fn substitute(sub: &Subst, out: &mut String, at: &mut At) -> bool {
+    let (from, to) = (&*sub.from, &*sub.to);
+    let (ps, end) = (at.path, out.len());
+    // Where `from` occurs in the old text, left to right.
+    let mut hits = [0usize; 16];
+    let mut n = 0;
+    let mut more = Vec::new();
+    let mut i = ps;
+    while let Some(x) = sub.find(&out.as_bytes()[i..end]) {
+        if n < hits.len() {
+            hits[n] = i + x;
+            n += 1;
+        } else {
+            more.push(i + x);
+        }
+        i += x + from.len();
+    }
+    if n == 0 {
+        return false;
+    }
+    // Replaced in place from the right (the offsets to the left stay).
+    for &h in hits[..n].iter().chain(more.iter()).rev() {
+        out.replace_range(h..h + from.len(), to);
+    }
+    let q = memchr::memchr(b'?', &out.as_bytes()[ps..]);
+    let path = &out[ps..q.map_or(out.len(), |q| ps + q)];
+    if !path.starts_with('/') || has_dot_segment(path) {
+        // Undone: the k-th occurrence from the left now starts k times the
+        // change in length further.
+        let d = to.len() as isize - from.len() as isize;
+        for k in (0..n + more.len()).rev() {
+            let h = if k < n { hits[k] } else { more[k - n] };
+            let at = (h as isize + k as isize * d) as usize;
+            out.replace_range(at..at + to.len(), from);
+        }
+        return false;
+    }
+    at.query = q.map(|q| ps + q);
+    true
+}
