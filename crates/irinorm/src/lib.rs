@@ -18,7 +18,9 @@
 //! - [`repair`]: opt-in repair of what browsers accept into an RFC 3987 reference.
 //! - [`surt`]: SURT archive keys, byte-identical to the `surt` Python package.
 //!
-//! The library does no I/O and has no `unsafe` code. Errors are values:
+//! The library does no I/O and has no `unsafe` code (the SIMD kernels of
+//! its scanner are in `irinorm-simd`, whose only `unsafe` is the call of a
+//! kernel after runtime feature detection: docs/simd.md). Errors are values:
 //! no input, however malformed, makes it panic.
 
 #![forbid(unsafe_code)]

@@ -49,7 +49,9 @@ pub(crate) const AUTH_FAST: u16 = 1 << 14;
 /// without `.` (which may start a dot segment).
 pub(crate) const PATH_FAST: u16 = 1 << 15;
 
-const fn build() -> [u16; 256] {
+/// The class table (`const`: the scanner builds its nibble tables from it,
+/// `crate::scan`).
+pub(crate) const fn build() -> [u16; 256] {
     let mut t = [0u16; 256];
     let mut b = 0usize;
     while b < 128 {

@@ -136,3 +136,47 @@ proptest! {
         }
     }
 }
+
+/// The kernel the scanner runs in this process is the one `IRINORM_SIMD`
+/// asks for, when the CPU has it (see [`every_kernel`]).
+#[test]
+fn kernel_is_the_requested_one() {
+    let active = irinorm_simd::Kernel::active();
+    if let Ok(want) = std::env::var("IRINORM_SIMD") {
+        if irinorm_simd::Kernel::supported()
+            .iter()
+            .any(|k| k.name() == want)
+        {
+            assert_eq!(active.name(), want);
+        }
+    }
+}
+
+/// The two properties above again under each narrower kernel the CPU has
+/// (the scalar fallback always): this test binary run again with
+/// `IRINORM_SIMD` set, which the dispatch reads once per process.
+#[test]
+fn every_kernel() {
+    if std::env::var_os("IRINORM_SIMD").is_some() {
+        return; // the child itself
+    }
+    let exe = std::env::current_exe().unwrap();
+    let best = irinorm_simd::Kernel::active();
+    for k in irinorm_simd::Kernel::supported() {
+        if k == best {
+            continue; // this process
+        }
+        let out = std::process::Command::new(&exe)
+            .env("IRINORM_SIMD", k.name())
+            .args(["--test-threads", "2", "--skip", "every_kernel"])
+            .output()
+            .unwrap();
+        let text = String::from_utf8_lossy(&out.stdout);
+        assert!(
+            out.status.success(),
+            "under {k:?}:\n{text}\n{}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        assert!(text.contains("3 passed"), "under {k:?}: {text}");
+    }
+}

@@ -1,0 +1,48 @@
+//! The scalar kernel: byte by byte over the same nibble tables. The
+//! fallback on targets without a vector kernel, the tail of the vector
+//! kernels on inputs shorter than one window, and the oracle of the tests.
+
+use crate::{Packed, Run, Stop};
+
+/// [`crate::Kernel::next_stop`], one byte at a time.
+pub(crate) fn next_stop(b: &[u8], i: usize, run: &Run) -> Stop {
+    let mut j = i;
+    let mut pct = 0u8;
+    let mut mark = None;
+    while j < b.len() {
+        let c = b[j];
+        if let Some(t) = &run.triplets {
+            if c == b'%' {
+                if let Some(f) = t.at(b, j) {
+                    pct |= f;
+                    j += 3;
+                    continue;
+                }
+            }
+        }
+        let pair = j >= 1 && c == run.pair[1] && b[j - 1] == run.pair[0];
+        if !run.plain.contains(c) || pair {
+            return Stop {
+                at: j,
+                pct,
+                mark: mark.unwrap_or(j),
+            };
+        }
+        if c == run.mark && mark.is_none() {
+            mark = Some(j);
+        }
+        j += 1;
+    }
+    let at = j.max(b.len());
+    Stop {
+        at,
+        pct,
+        mark: mark.unwrap_or(at),
+    }
+}
+
+/// [`next_stop`] in the vector kernels' return type.
+pub(crate) fn next_stop_packed(b: &[u8], i: usize, run: &Run) -> Packed {
+    let s = next_stop(b, i, run);
+    Packed::new(s.at, s.pct, s.mark)
+}

@@ -1,0 +1,419 @@
+//! The x86-64 kernels: AVX2 (32 bytes per step) and SSSE3 (16 bytes per
+//! step), the same algorithm written twice by one macro.
+//!
+//! Per window `c` (bytes `i..i+W`), with `p` the window one byte earlier:
+//! - plain bytes: two nibble lookups (`pshufb`) and an `and` ([`crate::Class`]);
+//!   a zero lane is a stop;
+//! - the pair: `c == pair[1] && p == pair[0]`, a stop;
+//! - triplets, in steps with a stop (a `%` is never plain), or in every
+//!   step of a dense run or after a triplet was seen:
+//!   `%` in `c`, hex digits in the windows one and two bytes later, their
+//!   value `(x & 15) + 9 * letter` looked up in the `unreserved` nibble
+//!   table with the high digit as the row: one more pair of lookups, so
+//!   every triplet of the window is judged at once and a query full of
+//!   `%XX` is not a loop exit per `%`.
+//!
+//! Two windows make a step, their stops one 64-bit mask; the first stop
+//! is its lowest set bit. The last 1 to 2W bytes are two windows in
+//! straight-line code: the one that ends the input and the one before it
+//! (or, on inputs of at most 2W bytes, the one at 1, overlapping it), the
+//! bits before the start cleared; their lookahead past the end is the
+//! window shifted with zeros in (zero is never a hex digit). Inputs of at
+//! most one window go to the narrower kernel, then to the scalar one. A
+//! run's mark (`Run::mark`) is one more compare per window.
+//!
+//! Loads are `u64::from_le_bytes` of checked array slices, which the
+//! compiler merges into one unaligned vector load: no raw pointers, so
+//! every intrinsic called here is a safe function inside these
+//! `#[target_feature]` functions (Rust >= 1.87).
+
+use core::arch::x86_64::*;
+
+use crate::class::BIT;
+use crate::{Packed, Run, PCT_ANY, PCT_HIGH};
+
+#[inline(always)]
+fn q(w: &[u8], k: usize) -> i64 {
+    i64::from_le_bytes(w[8 * k..8 * k + 8].try_into().expect("eight bytes"))
+}
+
+#[inline(always)]
+fn win<const W: usize>(b: &[u8], i: usize) -> &[u8; W] {
+    b[i..i + W].try_into().expect("a window")
+}
+
+/// `base` plus the lowest set bit of `m`, or `usize::MAX`.
+#[inline(always)]
+fn first(base: usize, m: u64) -> usize {
+    if m != 0 {
+        base + m.trailing_zeros() as usize
+    } else {
+        usize::MAX
+    }
+}
+
+#[inline(always)]
+fn flags(any: u64, high: u64) -> u8 {
+    (u8::from(any != 0) * PCT_ANY) | (u8::from(high != 0) * PCT_HIGH)
+}
+
+/// The tables of a run as AVX2 registers.
+struct T256 {
+    plain: __m256i,
+    bit: __m256i,
+    pair0: __m256i,
+    pair1: __m256i,
+    mark: __m256i,
+    hex: __m256i,
+    unres: __m256i,
+}
+
+#[target_feature(enable = "avx2")]
+#[inline]
+fn load256(w: &[u8; 32]) -> __m256i {
+    _mm256_setr_epi64x(q(w, 0), q(w, 1), q(w, 2), q(w, 3))
+}
+
+impl T256 {
+    #[target_feature(enable = "avx2")]
+    #[inline]
+    fn new(run: &Run) -> T256 {
+        let (hex, unres) = match &run.triplets {
+            Some(t) => (t.hex.lo, t.unreserved.lo),
+            None => ([0; 32], [0; 32]),
+        };
+        T256 {
+            plain: load256(&run.plain.lo),
+            bit: load256(&BIT),
+            pair0: _mm256_set1_epi8(run.pair[0] as i8),
+            pair1: _mm256_set1_epi8(run.pair[1] as i8),
+            mark: _mm256_set1_epi8(run.mark as i8),
+            hex: load256(&hex),
+            unres: load256(&unres),
+        }
+    }
+}
+
+/// Nonzero lanes: the bytes of `c` in the class `table`.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn member256(table: __m256i, bit: __m256i, c: __m256i) -> __m256i {
+    let nib = _mm256_set1_epi8(0x0f);
+    let lo = _mm256_and_si256(c, nib);
+    let hi = _mm256_and_si256(_mm256_srli_epi16::<4>(c), nib);
+    _mm256_and_si256(_mm256_shuffle_epi8(table, lo), _mm256_shuffle_epi8(bit, hi))
+}
+
+#[target_feature(enable = "avx2")]
+#[inline]
+fn stops256(t: &T256, c: __m256i, p: __m256i) -> u32 {
+    let z = _mm256_setzero_si256();
+    let not_plain = _mm256_cmpeq_epi8(member256(t.plain, t.bit, c), z);
+    let pair = _mm256_and_si256(_mm256_cmpeq_epi8(c, t.pair1), _mm256_cmpeq_epi8(p, t.pair0));
+    _mm256_movemask_epi8(_mm256_or_si256(not_plain, pair)) as u32
+}
+
+/// The positions of the run's mark in `c`.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn marks256(t: &T256, c: __m256i) -> u32 {
+    _mm256_movemask_epi8(_mm256_cmpeq_epi8(c, t.mark)) as u32
+}
+
+/// The value of the hex digits of `x` (garbage below 32 elsewhere).
+#[target_feature(enable = "avx2")]
+#[inline]
+fn digits256(x: __m256i) -> __m256i {
+    let v = _mm256_and_si256(x, _mm256_set1_epi8(0x0f));
+    let l = _mm256_set1_epi8(0x40);
+    let letter = _mm256_cmpeq_epi8(_mm256_and_si256(x, l), l);
+    _mm256_add_epi8(v, _mm256_and_si256(letter, _mm256_set1_epi8(9)))
+}
+
+/// The `%` of the skipped triplets of `c` (`c1`, `c2`: the windows one and
+/// two bytes later), and those of them encoding a byte >= 0x80.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn triplets256(t: &T256, c: __m256i, c1: __m256i, c2: __m256i) -> (u32, u32) {
+    let z = _mm256_setzero_si256();
+    let pct = _mm256_cmpeq_epi8(c, _mm256_set1_epi8(b'%' as i8));
+    let bad = _mm256_or_si256(
+        _mm256_cmpeq_epi8(member256(t.hex, t.bit, c1), z),
+        _mm256_cmpeq_epi8(member256(t.hex, t.bit, c2), z),
+    );
+    let (vh, vl) = (digits256(c1), digits256(c2));
+    let unres = _mm256_and_si256(
+        _mm256_shuffle_epi8(t.unres, vl),
+        _mm256_shuffle_epi8(t.bit, vh),
+    );
+    let ok = _mm256_andnot_si256(bad, _mm256_and_si256(pct, _mm256_cmpeq_epi8(unres, z)));
+    let eight = _mm256_set1_epi8(8);
+    let high = _mm256_and_si256(ok, _mm256_cmpeq_epi8(_mm256_and_si256(vh, eight), eight));
+    (
+        _mm256_movemask_epi8(ok) as u32,
+        _mm256_movemask_epi8(high) as u32,
+    )
+}
+
+/// `c` one byte later, a zero shifted in at the top.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn shift256(c: __m256i) -> __m256i {
+    // [c.high, 0], then each lane's concatenation shifted by one byte.
+    let hi = _mm256_permute2x128_si256::<0x81>(c, c);
+    _mm256_alignr_epi8::<1>(hi, c)
+}
+
+/// The tables of a run as SSSE3 registers.
+struct T128 {
+    plain: __m128i,
+    bit: __m128i,
+    pair0: __m128i,
+    pair1: __m128i,
+    mark: __m128i,
+    hex: __m128i,
+    unres: __m128i,
+}
+
+#[target_feature(enable = "ssse3")]
+#[inline]
+fn load128(w: &[u8; 16]) -> __m128i {
+    _mm_set_epi64x(q(w, 1), q(w, 0))
+}
+
+impl T128 {
+    #[target_feature(enable = "ssse3")]
+    #[inline]
+    fn new(run: &Run) -> T128 {
+        let (hex, unres) = match &run.triplets {
+            Some(t) => (t.hex.lo, t.unreserved.lo),
+            None => ([0; 32], [0; 32]),
+        };
+        let half = |t: &[u8; 32]| -> [u8; 16] { t[..16].try_into().expect("sixteen") };
+        T128 {
+            plain: load128(&half(&run.plain.lo)),
+            bit: load128(&half(&BIT)),
+            pair0: _mm_set1_epi8(run.pair[0] as i8),
+            pair1: _mm_set1_epi8(run.pair[1] as i8),
+            mark: _mm_set1_epi8(run.mark as i8),
+            hex: load128(&half(&hex)),
+            unres: load128(&half(&unres)),
+        }
+    }
+}
+
+#[target_feature(enable = "ssse3")]
+#[inline]
+fn member128(table: __m128i, bit: __m128i, c: __m128i) -> __m128i {
+    let nib = _mm_set1_epi8(0x0f);
+    let lo = _mm_and_si128(c, nib);
+    let hi = _mm_and_si128(_mm_srli_epi16::<4>(c), nib);
+    _mm_and_si128(_mm_shuffle_epi8(table, lo), _mm_shuffle_epi8(bit, hi))
+}
+
+#[target_feature(enable = "ssse3")]
+#[inline]
+fn stops128(t: &T128, c: __m128i, p: __m128i) -> u32 {
+    let z = _mm_setzero_si128();
+    let not_plain = _mm_cmpeq_epi8(member128(t.plain, t.bit, c), z);
+    let pair = _mm_and_si128(_mm_cmpeq_epi8(c, t.pair1), _mm_cmpeq_epi8(p, t.pair0));
+    _mm_movemask_epi8(_mm_or_si128(not_plain, pair)) as u32
+}
+
+#[target_feature(enable = "ssse3")]
+#[inline]
+fn marks128(t: &T128, c: __m128i) -> u32 {
+    _mm_movemask_epi8(_mm_cmpeq_epi8(c, t.mark)) as u32
+}
+
+#[target_feature(enable = "ssse3")]
+#[inline]
+fn digits128(x: __m128i) -> __m128i {
+    let v = _mm_and_si128(x, _mm_set1_epi8(0x0f));
+    let l = _mm_set1_epi8(0x40);
+    let letter = _mm_cmpeq_epi8(_mm_and_si128(x, l), l);
+    _mm_add_epi8(v, _mm_and_si128(letter, _mm_set1_epi8(9)))
+}
+
+#[target_feature(enable = "ssse3")]
+#[inline]
+fn triplets128(t: &T128, c: __m128i, c1: __m128i, c2: __m128i) -> (u32, u32) {
+    let z = _mm_setzero_si128();
+    let pct = _mm_cmpeq_epi8(c, _mm_set1_epi8(b'%' as i8));
+    let bad = _mm_or_si128(
+        _mm_cmpeq_epi8(member128(t.hex, t.bit, c1), z),
+        _mm_cmpeq_epi8(member128(t.hex, t.bit, c2), z),
+    );
+    let (vh, vl) = (digits128(c1), digits128(c2));
+    let unres = _mm_and_si128(_mm_shuffle_epi8(t.unres, vl), _mm_shuffle_epi8(t.bit, vh));
+    let ok = _mm_andnot_si128(bad, _mm_and_si128(pct, _mm_cmpeq_epi8(unres, z)));
+    let eight = _mm_set1_epi8(8);
+    let high = _mm_and_si128(ok, _mm_cmpeq_epi8(_mm_and_si128(vh, eight), eight));
+    (_mm_movemask_epi8(ok) as u32, _mm_movemask_epi8(high) as u32)
+}
+
+#[target_feature(enable = "ssse3")]
+#[inline]
+fn shift128(c: __m128i) -> __m128i {
+    _mm_srli_si128::<1>(c)
+}
+
+/// One kernel: `$w`-byte windows; `$short` for inputs of at most `$w`
+/// bytes (a window needs the byte before it too).
+macro_rules! kernel {
+    ($(#[$doc:meta])* $inner:ident, $feat:literal, $w:literal, $tables:ident,
+     $load:ident, $stops:ident, $triplets:ident, $marks:ident, $shift:ident, $short:ident) => {
+        $(#[$doc])*
+        /// One function per kind of run (`TRIP`: with triplets, `DENSE`,
+        /// `MARK`: with a mark), chosen by the caller, where the run is
+        /// usually a constant, so that the choice costs nothing.
+        #[target_feature(enable = $feat)]
+        pub(crate) fn $inner<const TRIP: bool, const DENSE: bool, const MARK: bool>(
+            b: &[u8],
+            start: usize,
+            run: &Run,
+        ) -> Packed {
+            const W: usize = $w;
+            let len = b.len();
+            if start == 0 || start >= len || len <= W {
+                return $short::<TRIP, DENSE, MARK>(b, start, run);
+            }
+            let t = $tables::new(run);
+            let (mut any, mut high) = (0u64, 0u64);
+            let mut dense = DENSE;
+            // The first mark so far (`usize::MAX`: none).
+            let mut mark = usize::MAX;
+            let mut i = start;
+            // Two windows per step (one mask of up to 64 bits: half the
+            // loop branches), with their lookahead windows in bounds.
+            // Triplets are judged in steps with a stop (a `%` is one), and
+            // in every step of a dense run or once a step had one: in a
+            // query full of triplets, whether the next window holds a `%`
+            // is a coin toss the branch predictor loses, while a path
+            // without any costs nothing more.
+            while i + 2 * W + 2 <= len {
+                let (c, d) = ($load(win::<W>(b, i)), $load(win::<W>(b, i + W)));
+                let mut m = u64::from($stops(&t, c, $load(win::<W>(b, i - 1))))
+                    | u64::from($stops(&t, d, $load(win::<W>(b, i + W - 1)))) << W;
+                let mk = if MARK {
+                    u64::from($marks(&t, c)) | u64::from($marks(&t, d)) << W
+                } else {
+                    0
+                };
+                let (mut ok, mut hi) = (0, 0);
+                if TRIP && (m != 0 || dense) {
+                    let (ok0, hi0) = $triplets(&t, c, $load(win::<W>(b, i + 1)), $load(win::<W>(b, i + 2)));
+                    let (ok1, hi1) =
+                        $triplets(&t, d, $load(win::<W>(b, i + W + 1)), $load(win::<W>(b, i + W + 2)));
+                    ok = u64::from(ok0) | u64::from(ok1) << W;
+                    hi = u64::from(hi0) | u64::from(hi1) << W;
+                    m &= !ok;
+                    if !DENSE {
+                        dense |= ok != 0;
+                    }
+                }
+                if m != 0 {
+                    // Only the triplets and marks before the stop count.
+                    let below = m.wrapping_sub(1) & !m;
+                    let at = i + m.trailing_zeros() as usize;
+                    return Packed::new(
+                        at,
+                        flags(any | (ok & below), high | (hi & below)),
+                        mark.min(first(i, mk & below)).min(at),
+                    );
+                }
+                any |= ok;
+                high |= hi;
+                if MARK {
+                    mark = mark.min(first(i, mk));
+                }
+                i += 2 * W;
+            }
+            // One more window if 2W + 1 bytes are left (rare), so that at
+            // most 2W are.
+            if len - i > 2 * W {
+                let c = $load(win::<W>(b, i));
+                let mut m = u64::from($stops(&t, c, $load(win::<W>(b, i - 1))));
+                let mk = if MARK { u64::from($marks(&t, c)) } else { 0 };
+                let (mut ok, mut hi) = (0, 0);
+                if TRIP {
+                    let (o, h) = $triplets(&t, c, $load(win::<W>(b, i + 1)), $load(win::<W>(b, i + 2)));
+                    (ok, hi) = (u64::from(o), u64::from(h));
+                    m &= !ok;
+                }
+                if m != 0 {
+                    let below = m.wrapping_sub(1) & !m;
+                    let at = i + m.trailing_zeros() as usize;
+                    return Packed::new(
+                        at,
+                        flags(any | (ok & below), high | (hi & below)),
+                        mark.min(first(i, mk & below)).min(at),
+                    );
+                }
+                any |= ok;
+                high |= hi;
+                if MARK {
+                    mark = mark.min(first(i, mk));
+                }
+                i += W;
+            }
+            // The rest, 1 to 2W bytes, in straight-line code (no loop whose
+            // trip count depends on the length): the window that ends the
+            // input and the one before it (or the one at 1, on inputs of at
+            // most 2W bytes, overlapping it), bits before `i` cleared. Their
+            // lookahead past the end is the window shifted, zeros in.
+            let q0 = if len > 2 * W { len - 2 * W } else { 1 };
+            let q1 = len - W;
+            let (c, d) = ($load(win::<W>(b, q0)), $load(win::<W>(b, q1)));
+            let keep = !0u64 << (i - q0);
+            let mut m = (u64::from($stops(&t, c, $load(win::<W>(b, q0 - 1))))
+                | u64::from($stops(&t, d, $load(win::<W>(b, q1 - 1)))) << (q1 - q0))
+                & keep;
+            let mk = if MARK {
+                (u64::from($marks(&t, c)) | u64::from($marks(&t, d)) << (q1 - q0)) & keep
+            } else {
+                0
+            };
+            let (mut ok, mut hi) = (0, 0);
+            if TRIP && m != 0 {
+                let c1 = if q0 + W < len { $load(win::<W>(b, q0 + 1)) } else { $shift(c) };
+                let c2 = if q0 + W + 1 < len { $load(win::<W>(b, q0 + 2)) } else { $shift(c1) };
+                let (ok0, hi0) = $triplets(&t, c, c1, c2);
+                let d1 = $shift(d);
+                let (ok1, hi1) = $triplets(&t, d, d1, $shift(d1));
+                ok = (u64::from(ok0) | u64::from(ok1) << (q1 - q0)) & keep;
+                hi = (u64::from(hi0) | u64::from(hi1) << (q1 - q0)) & keep;
+                m &= !ok;
+            }
+            let below = m.wrapping_sub(1) & !m; // all bits when `m == 0`
+            let at = if m != 0 { q0 + m.trailing_zeros() as usize } else { len };
+            Packed::new(
+                at,
+                flags(any | (ok & below), high | (hi & below)),
+                mark.min(first(q0, mk & below)).min(at),
+            )
+        }
+    };
+}
+
+kernel!(
+    /// The AVX2 kernel: 32 bytes per step.
+    avx2, "avx2", 32, T256, load256, stops256, triplets256, marks256, shift256,
+    ssse3
+);
+
+kernel!(
+    /// The SSSE3 kernel: 16 bytes per step.
+    ssse3, "ssse3", 16, T128, load128, stops128, triplets128, marks128, shift128,
+    scalar
+);
+
+/// The scalar kernel with the vector kernels' signature (their fallback
+/// on inputs of at most 16 bytes).
+fn scalar<const TRIP: bool, const DENSE: bool, const MARK: bool>(
+    b: &[u8],
+    start: usize,
+    run: &Run,
+) -> Packed {
+    crate::scalar::next_stop_packed(b, start, run)
+}
