@@ -549,13 +549,11 @@ pub(crate) fn query_in_place(
         );
         (new.unwrap_or_else(|| text.to_owned()), fired)
     };
-    // Offsets in `out`: the fragment runs to the end, the query ends where
-    // the fragment's `#` is.
-    let frag = m.fragment(text).map(|f| out.len() - f.len() - 1);
-    let query = m.query(text).map(|q| {
-        let end = frag.unwrap_or(out.len());
-        (end - q.len(), end)
-    });
+    // Offsets in `out` (the ladder's, shifted by `start`; no slicing of
+    // `text` again): `frag` is the fragment's `#`.
+    let (query, frag) = m.query_fragment_offsets();
+    let frag = frag.map(|f| start + f - 1);
+    let query = query.map(|(a, b)| (start + a, start + b));
     let drop_fragment = frag.filter(|_| rules.contains(RuleName::RemoveFragment));
     if let Some(at) = drop_fragment {
         out.truncate(at);

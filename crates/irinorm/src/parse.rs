@@ -240,6 +240,21 @@ impl Meta {
             .then(|| &s[self.path_end as usize + 1..self.query_end as usize])
     }
 
+    /// The byte range of the query (after `?`) and the start of the
+    /// fragment (after `#`) in the reference this `Meta` describes: what
+    /// [`Meta::query`] and [`Meta::fragment`] slice, without the slicing.
+    /// For callers that edit the reference's bytes in place (the rules
+    /// layer's query filter: the components the ladder just computed, not
+    /// found again; issue 14, round 3).
+    #[inline]
+    pub fn query_fragment_offsets(&self) -> (Option<(usize, usize)>, Option<usize>) {
+        let q = self
+            .has(HAS_QUERY)
+            .then(|| (self.path_end as usize + 1, self.query_end as usize));
+        let f = self.has(HAS_FRAGMENT).then(|| self.query_end as usize + 1);
+        (q, f)
+    }
+
     /// The fragment, without `#`.
     #[inline]
     pub fn fragment<'a>(&self, s: &'a str) -> Option<&'a str> {
