@@ -942,6 +942,33 @@ mod tests {
     }
 
     #[test]
+    fn query_fragment_offsets_are_what_query_and_fragment_slice() {
+        for s in [
+            "http://a/p",
+            "http://a/p?",
+            "http://a/p?q=1&r",
+            "http://a/p#",
+            "http://a/p#f?g",
+            "http://a/p?q#f",
+            "file:///x?tapmock=1",
+            "?q",
+            "#f",
+            "",
+        ] {
+            let m = split_trusted(s);
+            let (q, f) = m.query_fragment_offsets();
+            assert_eq!(q.map(|(a, b)| &s[a..b]), m.query(s), "{s}");
+            assert_eq!(f.map(|a| &s[a..]), m.fragment(s), "{s}");
+            // The `?` and `#` themselves sit just before.
+            assert!(q.is_none_or(|(a, _)| s.as_bytes()[a - 1] == b'?'), "{s}");
+            assert!(f.is_none_or(|a| s.as_bytes()[a - 1] == b'#'), "{s}");
+        }
+        // Counted by hand: `?` at 10, `#` at 12.
+        let m = split_trusted("http://a/p?q#f");
+        assert_eq!(m.query_fragment_offsets(), (Some((11, 12)), Some(13)));
+    }
+
+    #[test]
     fn components_absent_vs_empty() {
         let s = "http://a";
         let m = ok(s, Grammar::Uri);
