@@ -6,7 +6,7 @@
 //! a flags byte, then the text.
 #![no_main]
 
-use irinorm_simd::{Class, Kernel, Run, Triplets};
+use irinorm_simd::{eq_mask64, eq_mask64_scalar, Class, Kernel, Run, Triplets};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
@@ -14,6 +14,13 @@ fuzz_target!(|data: &[u8]| {
         return;
     }
     let (head, text) = data.split_at(19);
+    for base in 0..=text.len() + 1 {
+        assert_eq!(
+            eq_mask64(text, base, head[17]),
+            eq_mask64_scalar(text, base, head[17]),
+            "eq_mask64 at {base}"
+        );
+    }
     // The class: bit h of byte l says whether byte 16 h + l is plain.
     let mut plain = Class::EMPTY;
     for (l, &bits) in head[..16].iter().enumerate() {

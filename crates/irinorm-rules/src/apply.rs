@@ -550,13 +550,11 @@ pub(crate) fn query_in_place(
         );
         (new.unwrap_or_else(|| text.to_owned()), fired)
     };
-    // Offsets in `out`: the fragment runs to the end, the query ends where
-    // the fragment's `#` is.
-    let frag = m.fragment(text).map(|f| out.len() - f.len() - 1);
-    let query = m.query(text).map(|q| {
-        let end = frag.unwrap_or(out.len());
-        (end - q.len(), end)
-    });
+    // Offsets in `out` (the ladder's, shifted by `start`; no slicing of
+    // `text` again): `frag` is the fragment's `#`.
+    let (query, frag) = m.query_fragment_offsets();
+    let frag = frag.map(|f| start + f - 1);
+    let query = query.map(|(a, b)| (start + a, start + b));
     let drop_fragment = frag.filter(|_| rules.contains(RuleName::RemoveFragment));
     if let Some(at) = drop_fragment {
         out.truncate(at);
@@ -584,8 +582,8 @@ pub(crate) fn query_in_place(
 
 /// [`filter_query_in_place`] for a list of plain names and `n*` (the
 /// default list): a read-only pass over the query first, noting what goes;
-/// most queries stop there. The pass reads the query eight bytes at a time
-/// and visits the `&` of each word through its mask (no search per
+/// most queries stop there. The pass reads the query 64 bytes at a time
+/// and visits the `&` of each block through its bit mask (no search per
 /// parameter, no exit of a search loop to mispredict): each parameter is
 /// judged at its start by [`ParamPrefixes::matches_at`], which needs no
 /// end, and is closed at the next `&`. Then the parameters before the
@@ -631,26 +629,17 @@ fn filter_query_by_prefixes(
             hit = pre.matches_at(q, start);
         }};
     }
-    // Whole blocks of 64 bytes, then the words of the rest (short queries
-    // are the common case: a block of partial words costs more than it
-    // saves there).
-    let blocks = q.len() & !63;
+    // 64 bytes at a time, the `&` of each block visited through its bit
+    // mask (an SSE2 compare per 16 bytes, `irinorm_simd::eq_mask64`): no
+    // branch per word, one loop exit per block (issue 14, round 3).
     let mut base = 0;
-    while base < blocks {
-        let mut amps = amp_bits(q, base);
+    while base < q.len() {
+        let mut amps = irinorm_simd::eq_mask64(q, base, b'&');
         while amps != 0 {
             amp!(base + amps.trailing_zeros() as usize);
             amps &= amps - 1;
         }
         base += 64;
-    }
-    while base < q.len() {
-        let mut amps = amp_mask(q, base);
-        while amps != 0 {
-            amp!(base + (amps.trailing_zeros() / 8) as usize);
-            amps &= amps - 1;
-        }
-        base += 8;
     }
     if hit {
         if n == cuts.len() {
@@ -692,89 +681,6 @@ fn filter_query_by_prefixes(
         out.replace_range(a..b, "");
     }
     true
-}
-
-/// Bit `k` set when `q[base + k]` is `&`, for `k` in `0..64`; `q` holds
-/// the whole block. A long query is read 64 bytes at a time with no branch
-/// per word: the loop over the set bits then exits once per 64 bytes,
-/// where a search per parameter, or a test per word, exited at data-
-/// dependent places (a mispredicted branch each; issue 14, round 2).
-#[inline(always)]
-fn amp_bits(q: &[u8], base: usize) -> u64 {
-    // Gathers the high bit of each byte of a mask into the low 8 bits by
-    // shifts (bits 8k move to k: pairs, then fours, then the two halves).
-    // A multiply by 0x0102..80 does it too, but the compiler vectorised the
-    // block's eight of them into SSE2 emulations of a 64-bit multiply; a
-    // compare per byte shifted into place, meant to become `pmovmskb`, was
-    // 25% slower on `query-heavy` (issue 14, round 2).
-    #[inline(always)]
-    fn pack(m: u64) -> u64 {
-        let mut x = m >> 7;
-        x |= x >> 7;
-        x |= x >> 14;
-        x |= x >> 28;
-        x & 0xff
-    }
-    let block = &q[base..base + 64];
-    let mut bits = 0;
-    for (j, w) in block.chunks_exact(8).enumerate() {
-        bits |= pack(amp_mask(w, 0)) << (8 * j);
-    }
-    bits
-}
-
-/// The high bit of each byte of `q[i..i + 8]` that is `&` (zeros past the
-/// end of `q` are not): exact, so that every `&` of the word can be
-/// visited. `(x & 0x7f..) + 0x7f..` has a byte's high bit set exactly when
-/// its low seven bits are not all zero, with no carry into the next byte.
-#[inline(always)]
-fn amp_mask(q: &[u8], i: usize) -> u64 {
-    const ONES: u64 = 0x0101_0101_0101_0101;
-    const HIGH: u64 = 0x8080_8080_8080_8080;
-    let x = crate::glob::load8(q, i) ^ (ONES * u64::from(b'&'));
-    !(((x & !HIGH) + !HIGH) | x) & HIGH
-}
-
-#[cfg(test)]
-mod amp_mask_tests {
-    #[test]
-    fn amp_mask_is_every_amp_of_the_word() {
-        // Every placement of up to three `&` in queries of 0 to 80 bytes,
-        // at every offset: the word boundaries and the padded tail.
-        for len in 0..80usize {
-            for a in 0..=len {
-                for b in [a + 1, a + 2, a + 8, a + 9, a + 17, a + 63, a + 64] {
-                    let mut q = vec![b'x'; len];
-                    for at in [a, b] {
-                        if at < len {
-                            q[at] = b'&';
-                        }
-                    }
-                    // Bytes that differ from `&` in one bit, and 0x80+.
-                    if len > 3 {
-                        q[len / 2] = if q[len / 2] == b'&' {
-                            b'&'
-                        } else {
-                            b'&' ^ 0x01
-                        };
-                        q[len - 1] = if q[len - 1] == b'&' { b'&' } else { 0xA6 };
-                    }
-                    for base in (0..=len).filter(|b| b + 64 <= len) {
-                        let want = (0..64)
-                            .filter(|k| q.get(base + k) == Some(&b'&'))
-                            .fold(0u64, |m, k| m | (1 << k));
-                        assert_eq!(super::amp_bits(&q, base), want, "{q:?} at {base}");
-                    }
-                    for i in 0..=len {
-                        let want = (0..8)
-                            .filter(|k| q.get(i + k) == Some(&b'&'))
-                            .fold(0u64, |m, k| m | (0x80 << (8 * k)));
-                        assert_eq!(super::amp_mask(&q, i), want, "{q:?} at {i}");
-                    }
-                }
-            }
-        }
-    }
 }
 
 /// `remove-query-params` on the query `out[qs..qe]` (after its `?`), in

@@ -202,7 +202,7 @@ impl Slot {
 /// the last eight bytes of `q`, shifted; a byte loop only when `q` itself
 /// is shorter than a word.
 #[inline(always)]
-pub(crate) fn load8(q: &[u8], at: usize) -> u64 {
+fn load8(q: &[u8], at: usize) -> u64 {
     let word = |w: &[u8]| {
         let mut b = [0u8; 8];
         b.copy_from_slice(w);

@@ -28,11 +28,13 @@
 
 #![deny(unsafe_code)]
 
+mod bytemask;
 mod class;
 mod scalar;
 #[cfg(target_arch = "x86_64")]
 mod x86;
 
+pub use bytemask::{eq_mask64, eq_mask64_scalar};
 pub use class::Class;
 
 use std::sync::atomic::{AtomicU8, Ordering};

@@ -240,6 +240,21 @@ impl Meta {
             .then(|| &s[self.path_end as usize + 1..self.query_end as usize])
     }
 
+    /// The byte range of the query (after `?`) and the start of the
+    /// fragment (after `#`) in the reference this `Meta` describes: what
+    /// [`Meta::query`] and [`Meta::fragment`] slice, without the slicing.
+    /// For callers that edit the reference's bytes in place (the rules
+    /// layer's query filter: the components the ladder just computed, not
+    /// found again; issue 14, round 3).
+    #[inline]
+    pub fn query_fragment_offsets(&self) -> (Option<(usize, usize)>, Option<usize>) {
+        let q = self
+            .has(HAS_QUERY)
+            .then(|| (self.path_end as usize + 1, self.query_end as usize));
+        let f = self.has(HAS_FRAGMENT).then(|| self.query_end as usize + 1);
+        (q, f)
+    }
+
     /// The fragment, without `#`.
     #[inline]
     pub fn fragment<'a>(&self, s: &'a str) -> Option<&'a str> {
@@ -924,6 +939,33 @@ mod tests {
     }
     fn err(s: &str, g: Grammar) -> ParseError {
         parse(s, g).expect_err(s)
+    }
+
+    #[test]
+    fn query_fragment_offsets_are_what_query_and_fragment_slice() {
+        for s in [
+            "http://a/p",
+            "http://a/p?",
+            "http://a/p?q=1&r",
+            "http://a/p#",
+            "http://a/p#f?g",
+            "http://a/p?q#f",
+            "file:///x?tapmock=1",
+            "?q",
+            "#f",
+            "",
+        ] {
+            let m = split_trusted(s);
+            let (q, f) = m.query_fragment_offsets();
+            assert_eq!(q.map(|(a, b)| &s[a..b]), m.query(s), "{s}");
+            assert_eq!(f.map(|a| &s[a..]), m.fragment(s), "{s}");
+            // The `?` and `#` themselves sit just before.
+            assert!(q.is_none_or(|(a, _)| s.as_bytes()[a - 1] == b'?'), "{s}");
+            assert!(f.is_none_or(|a| s.as_bytes()[a - 1] == b'#'), "{s}");
+        }
+        // Counted by hand: `?` at 10, `#` at 12.
+        let m = split_trusted("http://a/p?q#f");
+        assert_eq!(m.query_fragment_offsets(), (Some((11, 12)), Some(13)));
     }
 
     #[test]
