@@ -7,15 +7,17 @@
 //! optionally the percent-encoded triplets that a syntax normalizer keeps,
 //! RFC 3986 §6.2.2.1-§6.2.2.2, which then do not end the run).
 //!
-//! Three kernels compute the same answer (`docs/simd.md`):
+//! Four kernels compute the same answer (`docs/simd.md`):
 //! - AVX2, 32 bytes per step (`vpshufb` nibble lookups);
 //! - SSSE3, 16 bytes per step (`pshufb`);
-//! - scalar, byte by byte over the same tables: the fallback on other
-//!   targets and the oracle of the tests.
+//! - portable, 16 bytes per window by comparisons against the class's
+//!   byte ranges, which the compiler vectorizes on any target: the choice
+//!   on targets without a hand-written kernel;
+//! - scalar, byte by byte over the same tables: the oracle of the tests.
 //!
 //! The kernel is chosen once per process by runtime feature detection
 //! (`is_x86_feature_detected!`), cached in an atomic. The environment
-//! variable `IRINORM_SIMD` (`avx2`, `ssse3`, `scalar`), read at that first
+//! variable `IRINORM_SIMD` (`avx2`, `ssse3`, `portable`, `scalar`), read at that first
 //! use, can lower the choice, never raise it above what the CPU has: a way
 //! to test and measure the fallbacks.
 //!
@@ -29,6 +31,7 @@
 #![deny(unsafe_code)]
 
 mod class;
+mod portable;
 mod scalar;
 #[cfg(target_arch = "x86_64")]
 mod x86;
@@ -114,6 +117,9 @@ pub struct Run {
     /// A plain byte whose first position is reported ([`Stop::mark`]);
     /// 0x80 for none (never plain: never before the stop).
     mark: u8,
+    /// `plain` as byte ranges, for the portable kernel (`None`: too many
+    /// ranges, the scalar kernel's loop instead).
+    ranges: Option<class::Ranges>,
 }
 
 impl Run {
@@ -141,6 +147,7 @@ impl Run {
             triplets,
             dense: false,
             mark: 0x80,
+            ranges: plain.ranges(),
         }
     }
 
@@ -210,8 +217,9 @@ impl Packed {
 
 const UNKNOWN: u8 = 0;
 const SCALAR: u8 = 1;
-const SSSE3: u8 = 2;
-const AVX2: u8 = 3;
+const PORTABLE: u8 = 2;
+const SSSE3: u8 = 3;
+const AVX2: u8 = 4;
 
 /// The kernel in use, once detected (`UNKNOWN` before).
 static ACTIVE: AtomicU8 = AtomicU8::new(UNKNOWN);
@@ -229,8 +237,13 @@ impl std::fmt::Debug for Kernel {
 }
 
 impl Kernel {
-    /// The portable byte-by-byte kernel (every target).
+    /// The byte-by-byte kernel (every target): the tests' oracle.
     pub const SCALAR: Kernel = Kernel(SCALAR);
+
+    /// The portable kernel (every target): sixteen-byte windows classified
+    /// by comparisons that the compiler vectorizes (`src/portable.rs`).
+    /// The choice on targets without a hand-written kernel.
+    pub const PORTABLE: Kernel = Kernel(PORTABLE);
 
     /// The kernel of this process: the widest one the CPU has, lowered by
     /// `IRINORM_SIMD` if set (read once, at the first call).
@@ -247,6 +260,7 @@ impl Kernel {
         let best = Self::supported().last().copied().unwrap_or(Kernel::SCALAR);
         let k = match std::env::var("IRINORM_SIMD").as_deref() {
             Ok("scalar") => Kernel::SCALAR,
+            Ok("portable") => Kernel::PORTABLE,
             Ok("ssse3") if best.0 >= SSSE3 => Kernel(SSSE3),
             _ => best,
         };
@@ -257,7 +271,7 @@ impl Kernel {
     /// Every kernel this CPU can run, narrowest first (scalar always).
     pub fn supported() -> Vec<Kernel> {
         #[allow(unused_mut)]
-        let mut v = vec![Kernel::SCALAR];
+        let mut v = vec![Kernel::SCALAR, Kernel::PORTABLE];
         #[cfg(target_arch = "x86_64")]
         {
             // AVX2 only with SSSE3 too: the AVX2 kernel calls the SSSE3
@@ -272,11 +286,13 @@ impl Kernel {
         v
     }
 
-    /// `avx2`, `ssse3` or `scalar` (the values of `IRINORM_SIMD`).
+    /// `avx2`, `ssse3`, `portable` or `scalar` (the values of
+    /// `IRINORM_SIMD`).
     pub fn name(&self) -> &'static str {
         match self.0 {
             AVX2 => "avx2",
             SSSE3 => "ssse3",
+            PORTABLE => "portable",
             _ => "scalar",
         }
     }
@@ -323,6 +339,9 @@ impl Kernel {
                 let p = unsafe { by_kind!(ssse3) };
                 return p.stop();
             }
+        }
+        if self.0 == PORTABLE {
+            return portable::next_stop(b, i, run);
         }
         scalar::next_stop(b, i, run)
     }
