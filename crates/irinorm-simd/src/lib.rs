@@ -51,6 +51,9 @@ pub const PCT_HIGH: u8 = 2;
 pub struct Triplets {
     hex: Class,
     unreserved: Class,
+    /// `hex` and `unreserved` as byte ranges, for the portable kernel
+    /// (`None`: too many ranges; it then leaves triplets to its scalar step).
+    ranges: Option<(class::Ranges, class::Ranges)>,
 }
 
 impl Triplets {
@@ -71,7 +74,15 @@ impl Triplets {
             hex.is_subset(&digits),
             "triplet digits are upper-case hex digits"
         );
-        Triplets { hex, unreserved }
+        let ranges = match (hex.ranges(), unreserved.ranges()) {
+            (Some(h), Some(u)) => Some((h, u)),
+            _ => None,
+        };
+        Triplets {
+            hex,
+            unreserved,
+            ranges,
+        }
     }
 
     /// The value of hex digit `x` (the vector kernels compute the same:
