@@ -24,6 +24,21 @@ pub(crate) const BIT: [u8; 32] = {
     t
 };
 
+/// The most byte ranges a class may have for the portable kernel's
+/// comparisons (the scanner's classes have 8 or 9; a class with more is
+/// left to the scalar kernel).
+pub(crate) const MAX_RANGES: usize = 12;
+
+/// A class as ranges of consecutive bytes: `b` is in it when
+/// `b - lo[k] < len[k]` (wrapping) for some `k`; unused entries have
+/// `len` 0 (never true). Comparisons that a compiler turns into SSE2 or
+/// NEON vector operations on any target, with no table lookup.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Ranges {
+    pub(crate) lo: [u8; MAX_RANGES],
+    pub(crate) len: [u8; MAX_RANGES],
+}
+
 /// A set of ASCII bytes (see the module documentation).
 #[derive(Clone, Copy, PartialEq, Eq)]
 pub struct Class {
@@ -101,6 +116,33 @@ impl Class {
         self.lo[(b & 15) as usize] & BIT[(b >> 4) as usize] != 0
     }
 
+    /// The set as at most [`MAX_RANGES`] ranges, or `None` if it has more.
+    pub(crate) const fn ranges(&self) -> Option<Ranges> {
+        let mut r = Ranges {
+            lo: [0; MAX_RANGES],
+            len: [0; MAX_RANGES],
+        };
+        let mut n = 0;
+        let mut x = 0u16;
+        while x < 128 {
+            if self.contains(x as u8) {
+                let start = x;
+                while x < 128 && self.contains(x as u8) {
+                    x += 1;
+                }
+                if n == MAX_RANGES {
+                    return None;
+                }
+                r.lo[n] = start as u8;
+                r.len[n] = (x - start) as u8;
+                n += 1;
+            } else {
+                x += 1;
+            }
+        }
+        Some(r)
+    }
+
     /// Whether every member of `self` is in `other`.
     pub const fn is_subset(&self, other: &Class) -> bool {
         let mut l = 0;
@@ -147,5 +189,28 @@ mod tests {
         assert_eq!(c.and(d), d);
         assert!(d.is_subset(&c) && !c.is_subset(&d));
         assert_eq!(c.without(0xff), c);
+    }
+
+    #[test]
+    fn ranges_hold_the_set() {
+        let c = Class::EMPTY
+            .with(b'!')
+            .with(b'a')
+            .with(b'b')
+            .with(b'c')
+            .with(0x7f);
+        let r = c.ranges().expect("three ranges");
+        assert_eq!((&r.lo[..3], &r.len[..3]), (&b"!a\x7f"[..], &[1, 3, 1][..]));
+        assert!(r.len[3..].iter().all(|&l| l == 0));
+        for b in 0..=255u8 {
+            let inr = (0..MAX_RANGES).any(|k| b.wrapping_sub(r.lo[k]) < r.len[k]);
+            assert_eq!(inr, c.contains(b), "{b:#x}");
+        }
+        // Every other byte: 64 ranges, more than the portable kernel takes.
+        let mut odd = Class::EMPTY;
+        for b in (1..128u8).step_by(2) {
+            odd = odd.with(b);
+        }
+        assert_eq!(odd.ranges(), None);
     }
 }

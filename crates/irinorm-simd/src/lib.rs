@@ -7,22 +7,26 @@
 //! optionally the percent-encoded triplets that a syntax normalizer keeps,
 //! RFC 3986 §6.2.2.1-§6.2.2.2, which then do not end the run).
 //!
-//! Three kernels compute the same answer (`docs/simd.md`):
+//! Four kernels compute the same answer (`docs/simd.md`):
 //! - AVX2, 32 bytes per step (`vpshufb` nibble lookups);
 //! - SSSE3, 16 bytes per step (`pshufb`);
-//! - scalar, byte by byte over the same tables: the fallback on other
-//!   targets and the oracle of the tests.
+//! - portable, 16 bytes per window by comparisons against the class's
+//!   byte ranges, which the compiler vectorizes on any target: the choice
+//!   on targets without a hand-written kernel;
+//! - scalar, byte by byte over the same tables: the oracle of the tests.
 //!
 //! The kernel is chosen once per process by runtime feature detection
 //! (`is_x86_feature_detected!`), cached in an atomic. The environment
-//! variable `IRINORM_SIMD` (`avx2`, `ssse3`, `scalar`), read at that first
+//! variable `IRINORM_SIMD` (`avx2`, `ssse3`, `portable`, `scalar`), read at that first
 //! use, can lower the choice, never raise it above what the CPU has: a way
 //! to test and measure the fallbacks.
 //!
 //! Safety: the crate denies `unsafe_code`; the only `unsafe` blocks are the
 //! two calls of a `#[target_feature]` kernel in [`Kernel::next_stop`], each
 //! reached only through a [`Kernel`] value, which can only be made after the
-//! feature was detected. Inside the kernels, vector loads are made from
+//! feature was detected, and the call of the SSE2 [`eq_mask64`] kernel, compiled
+//! only where the build enables SSE2 for the whole program (every x86-64 CPU;
+//! rustc still asks for `unsafe` there). Inside the kernels, vector loads are made from
 //! `u64::from_le_bytes` of checked slices (no raw pointers), so since Rust
 //! 1.87 the intrinsics they call are safe functions.
 
@@ -30,6 +34,7 @@
 
 mod bytemask;
 mod class;
+mod portable;
 mod scalar;
 #[cfg(target_arch = "x86_64")]
 mod x86;
@@ -50,6 +55,9 @@ pub const PCT_HIGH: u8 = 2;
 pub struct Triplets {
     hex: Class,
     unreserved: Class,
+    /// `hex` and `unreserved` as byte ranges, for the portable kernel
+    /// (`None`: too many ranges; it then leaves triplets to its scalar step).
+    ranges: Option<(class::Ranges, class::Ranges)>,
 }
 
 impl Triplets {
@@ -70,7 +78,15 @@ impl Triplets {
             hex.is_subset(&digits),
             "triplet digits are upper-case hex digits"
         );
-        Triplets { hex, unreserved }
+        let ranges = match (hex.ranges(), unreserved.ranges()) {
+            (Some(h), Some(u)) => Some((h, u)),
+            _ => None,
+        };
+        Triplets {
+            hex,
+            unreserved,
+            ranges,
+        }
     }
 
     /// The value of hex digit `x` (the vector kernels compute the same:
@@ -116,6 +132,9 @@ pub struct Run {
     /// A plain byte whose first position is reported ([`Stop::mark`]);
     /// 0x80 for none (never plain: never before the stop).
     mark: u8,
+    /// `plain` as byte ranges, for the portable kernel (`None`: too many
+    /// ranges, the scalar kernel's loop instead).
+    ranges: Option<class::Ranges>,
 }
 
 impl Run {
@@ -143,6 +162,7 @@ impl Run {
             triplets,
             dense: false,
             mark: 0x80,
+            ranges: plain.ranges(),
         }
     }
 
@@ -212,8 +232,9 @@ impl Packed {
 
 const UNKNOWN: u8 = 0;
 const SCALAR: u8 = 1;
-const SSSE3: u8 = 2;
-const AVX2: u8 = 3;
+const PORTABLE: u8 = 2;
+const SSSE3: u8 = 3;
+const AVX2: u8 = 4;
 
 /// The kernel in use, once detected (`UNKNOWN` before).
 static ACTIVE: AtomicU8 = AtomicU8::new(UNKNOWN);
@@ -231,8 +252,13 @@ impl std::fmt::Debug for Kernel {
 }
 
 impl Kernel {
-    /// The portable byte-by-byte kernel (every target).
+    /// The byte-by-byte kernel (every target): the tests' oracle.
     pub const SCALAR: Kernel = Kernel(SCALAR);
+
+    /// The portable kernel (every target): sixteen-byte windows classified
+    /// by comparisons that the compiler vectorizes (`src/portable.rs`).
+    /// The choice on targets without a hand-written kernel.
+    pub const PORTABLE: Kernel = Kernel(PORTABLE);
 
     /// The kernel of this process: the widest one the CPU has, lowered by
     /// `IRINORM_SIMD` if set (read once, at the first call).
@@ -249,6 +275,7 @@ impl Kernel {
         let best = Self::supported().last().copied().unwrap_or(Kernel::SCALAR);
         let k = match std::env::var("IRINORM_SIMD").as_deref() {
             Ok("scalar") => Kernel::SCALAR,
+            Ok("portable") => Kernel::PORTABLE,
             Ok("ssse3") if best.0 >= SSSE3 => Kernel(SSSE3),
             _ => best,
         };
@@ -259,7 +286,7 @@ impl Kernel {
     /// Every kernel this CPU can run, narrowest first (scalar always).
     pub fn supported() -> Vec<Kernel> {
         #[allow(unused_mut)]
-        let mut v = vec![Kernel::SCALAR];
+        let mut v = vec![Kernel::SCALAR, Kernel::PORTABLE];
         #[cfg(target_arch = "x86_64")]
         {
             // AVX2 only with SSSE3 too: the AVX2 kernel calls the SSSE3
@@ -274,11 +301,13 @@ impl Kernel {
         v
     }
 
-    /// `avx2`, `ssse3` or `scalar` (the values of `IRINORM_SIMD`).
+    /// `avx2`, `ssse3`, `portable` or `scalar` (the values of
+    /// `IRINORM_SIMD`).
     pub fn name(&self) -> &'static str {
         match self.0 {
             AVX2 => "avx2",
             SSSE3 => "ssse3",
+            PORTABLE => "portable",
             _ => "scalar",
         }
     }
@@ -325,6 +354,9 @@ impl Kernel {
                 let p = unsafe { by_kind!(ssse3) };
                 return p.stop();
             }
+        }
+        if self.0 == PORTABLE {
+            return portable::next_stop(b, i, run);
         }
         scalar::next_stop(b, i, run)
     }
