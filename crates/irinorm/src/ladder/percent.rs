@@ -79,37 +79,7 @@ pub(crate) fn write_component<T: Trace>(
             i += percent(out, text, i, offset, ctx, form, t);
         } else if c >= 0x80 {
             out.push_str(&text[run..i]);
-            let ch = text[i..].chars().next().unwrap_or('\u{FFFD}');
-            let n = ch.len_utf8();
-            if !iri {
-                // RFC 3987 §3.1 step 2: UTF-8, then %HH with upper-case hex.
-                let at = out.len();
-                pct::push_char_encoded(out, ch);
-                note(
-                    t,
-                    Rule::EncodeNonAscii,
-                    Some(ctx.component),
-                    Some(offset + i),
-                    &text[i..i + n],
-                    &out[at..],
-                );
-            } else if ucs::is_bidi_format(ch as u32) {
-                // RFC 3987 §4.1: IRIs MUST NOT contain bidi formatting
-                // characters; the readable form keeps them encoded.
-                let at = out.len();
-                pct::push_char_encoded(out, ch);
-                note(
-                    t,
-                    Rule::EncodeBidi,
-                    Some(ctx.component),
-                    Some(offset + i),
-                    &text[i..i + n],
-                    &out[at..],
-                );
-            } else {
-                out.push_str(&text[i..i + n]);
-            }
-            i += n;
+            i += non_ascii(out, text, i, offset, ctx, iri, t);
         } else {
             out.push_str(&text[run..i]);
             out.push(c.to_ascii_lowercase() as char);
@@ -129,6 +99,44 @@ pub(crate) fn write_component<T: Trace>(
             &text.to_ascii_lowercase(),
         );
     }
+}
+
+/// Appends the non-ASCII character at `text[i..]` and returns its length:
+/// encoded in URI form (RFC 3987 §3.1 step 2: UTF-8, then %HH with
+/// upper-case hex), and in IRI form kept, unless it is a bidi formatting
+/// character (RFC 3987 §4.1: IRIs MUST NOT contain them; the readable form
+/// keeps them encoded).
+#[inline]
+fn non_ascii<T: Trace>(
+    out: &mut String,
+    text: &str,
+    i: usize,
+    offset: usize,
+    ctx: Ctx,
+    iri: bool,
+    t: &mut T,
+) -> usize {
+    let ch = text[i..].chars().next().unwrap_or('\u{FFFD}');
+    let n = ch.len_utf8();
+    let rule = if !iri {
+        Rule::EncodeNonAscii
+    } else if ucs::is_bidi_format(ch as u32) {
+        Rule::EncodeBidi
+    } else {
+        out.push_str(&text[i..i + n]);
+        return n;
+    };
+    let at = out.len();
+    pct::push_char_encoded(out, ch);
+    note(
+        t,
+        rule,
+        Some(ctx.component),
+        Some(offset + i),
+        &text[i..i + n],
+        &out[at..],
+    );
+    n
 }
 
 /// Whether the triplet at `b[i..]` is what [`percent`] would write for it
@@ -336,37 +344,7 @@ mod tests {
             if c == b'%' {
                 i += percent(out, text, i, offset, ctx, form, t);
             } else if c >= 0x80 {
-                let ch = text[i..].chars().next().unwrap_or('\u{FFFD}');
-                let n = ch.len_utf8();
-                if !iri {
-                    // RFC 3987 §3.1 step 2: UTF-8, then %HH with upper-case hex.
-                    let at = out.len();
-                    pct::push_char_encoded(out, ch);
-                    note(
-                        t,
-                        Rule::EncodeNonAscii,
-                        Some(ctx.component),
-                        Some(offset + i),
-                        &text[i..i + n],
-                        &out[at..],
-                    );
-                } else if ucs::is_bidi_format(ch as u32) {
-                    // RFC 3987 §4.1: IRIs MUST NOT contain bidi formatting
-                    // characters; the readable form keeps them encoded.
-                    let at = out.len();
-                    pct::push_char_encoded(out, ch);
-                    note(
-                        t,
-                        Rule::EncodeBidi,
-                        Some(ctx.component),
-                        Some(offset + i),
-                        &text[i..i + n],
-                        &out[at..],
-                    );
-                } else {
-                    out.push_str(&text[i..i + n]);
-                }
-                i += n;
+                i += non_ascii(out, text, i, offset, ctx, iri, t);
             } else {
                 out.push(c.to_ascii_lowercase() as char);
                 lowered = true;
