@@ -317,6 +317,29 @@ fn learned_rules_end_to_end() {
 /// Hosts of the generated rules files (`d.test` has none).
 const GEN_HOSTS: &[&str] = &["a.test", "b.test", "c.test", "d.test"];
 
+/// Hosts of the URLs: those of the rules, and two whose only rule (when
+/// they have one) is a host alias, [`gen_alias_only`].
+const URL_HOSTS: &[&str] = &["a.test", "b.test", "c.test", "d.test", "w.test", "v.test"];
+
+/// Hosts whose only rule is a host alias on every path (a plan of one
+/// alias, which `Plans::run` runs without the rounds' bookkeeping): to a
+/// host with rules, to one without, or to each other (chains, a cycle).
+fn gen_alias_only() -> impl Strategy<Value = String> {
+    let to = |not: &'static str| {
+        proptest::option::of(pick(URL_HOSTS)).prop_map(move |t| t.filter(|&t| t != not))
+    };
+    (to("w.test"), to("v.test")).prop_map(|(w, v)| {
+        [("w.test", w), ("v.test", v)]
+            .iter()
+            .filter_map(|&(h, t)| {
+                t.map(|t| {
+                    format!("[[host-rule]]\nhost = \"{h}\"\nrule = \"alias-host\"\nto = \"{t}\"\n")
+                })
+            })
+            .collect()
+    })
+}
+
 /// One `[[host-rule]]` of every kind, with parameters drawn from small
 /// pools so that rules meet the URLs below, each substitution meeting the
 /// file's termination condition (shorter, or as long and smaller).
@@ -364,7 +387,7 @@ fn gen_url() -> impl Strategy<Value = String> {
     (
         pick(&["http", "https"]),
         pick(&["", "u@"]),
-        pick(GEN_HOSTS),
+        pick(URL_HOSTS),
         pick(&["", ":80", ":443", ":8080"]),
         proptest::collection::vec(
             pick(&[
@@ -445,8 +468,11 @@ proptest! {
     #[test]
     fn compiled_plans_equal_the_reference(
         rules in proptest::collection::vec(gen_rule(), 1..15),
+        aliases in gen_alias_only(),
         urls in proptest::collection::vec(gen_url(), 1..8),
     ) {
+        let mut rules = rules;
+        rules.push(aliases);
         let set = gen_set(&rules);
         for x in &urls {
             let want = set.apply_reference(x);
@@ -481,7 +507,10 @@ proptest! {
             (gen_url(), pick(&["", "utm_source=x", "utm_medium=y&a=1"])),
             1..8,
         ),
+        aliases in gen_alias_only(),
     ) {
+        let mut rules = rules;
+        rules.push(aliases);
         let p = crawler_with(&rules);
         for (u, extra) in &urls {
             let x = match (u.split_once('#'), extra.is_empty()) {
