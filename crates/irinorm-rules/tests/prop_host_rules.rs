@@ -586,3 +586,33 @@ fn fused_path_redoes_for_odd_alias_targets() {
         .unwrap();
     assert_eq!(out, "http://127.0.0.1/p");
 }
+
+/// More ignored parameters than the plan's cuts on the stack (8): the
+/// rest go by its overflow list, in the same order, with the same `&`s.
+#[test]
+fn many_removed_parameters_equal_the_reference() {
+    let set = gen_set(&[
+        "[[host-rule]]\nhost = \"a.test\"\nrule = \"ignore-param\"\nname = \"sid\"\n".to_owned(),
+        "[[host-rule]]\nhost = \"a.test\"\nrule = \"default-param\"\nname = \"x\"\nvalue = \"1\"\n"
+            .to_owned(),
+    ]);
+    for n in [7, 8, 9, 12, 40] {
+        let gone: Vec<String> = (0..n).map(|i| format!("sid={i}")).collect();
+        // All gone, kept ones first, last, and between every pair.
+        let all = gone.join("&");
+        let first = format!("k=0&{all}");
+        let last = format!("{all}&x=1&k=9");
+        let mixed = gone
+            .iter()
+            .enumerate()
+            .map(|(i, g)| format!("{g}&k{i}=v"))
+            .collect::<Vec<_>>()
+            .join("&");
+        for q in [all, first, last, mixed] {
+            let x = format!("http://a.test/p?{q}");
+            let want = set.apply_reference(&x);
+            assert_eq!(set.apply(&x), want, "{x}");
+            assert!(!want.as_deref().unwrap_or(&x).contains("sid="), "{x}");
+        }
+    }
+}

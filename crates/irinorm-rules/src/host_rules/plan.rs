@@ -667,8 +667,11 @@ fn remove_params(table: &[Param], out: &mut String, at: &mut At) -> bool {
                 && p.prefix.as_deref().is_none_or(|pre| path.starts_with(pre))
         })
     };
-    // The parameters that go, and where the first kept one starts.
-    let mut cuts = [(0usize, 0usize); 32];
+    // The parameters that go, and where the first kept one starts. Eight
+    // on the stack (128 bytes, zeroed inline: 32 cost a `memset` call per
+    // query looked at, 1.2% of the learned crawl's instructions), the rest
+    // in `more`.
+    let mut cuts = [(0usize, 0usize); 8];
     let mut n = 0;
     let mut more = Vec::new();
     let mut first_kept = None;
