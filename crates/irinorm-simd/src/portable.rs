@@ -142,28 +142,16 @@ pub(crate) fn next_stop(b: &[u8], i: usize, run: &Run) -> Stop {
         }
         // The scalar kernel's step (`scalar.rs`) at a byte that needs a
         // look (or the first byte, or any byte of an input of at most W).
-        let c = b[j];
-        if let Some(t) = &run.triplets {
-            if c == b'%' {
-                if let Some(f) = t.at(b, j) {
-                    pct |= f;
-                    j += 3;
-                    continue;
+        match crate::scalar::step(b, j, run, &mut pct, &mut mark) {
+            Some(next) => j = next,
+            None => {
+                return Stop {
+                    at: j,
+                    pct,
+                    mark: mark.unwrap_or(j),
                 }
             }
         }
-        let pair = j >= 1 && c == run.pair[1] && b[j - 1] == run.pair[0];
-        if !run.plain.contains(c) || pair {
-            return Stop {
-                at: j,
-                pct,
-                mark: mark.unwrap_or(j),
-            };
-        }
-        if c == run.mark && mark.is_none() {
-            mark = Some(j);
-        }
-        j += 1;
     }
     let at = j.max(len);
     Stop {
