@@ -998,6 +998,16 @@ pub(crate) fn reg_name_kind(host: &[u8]) -> HostKind {
     }
 }
 
+/// The runs [`split_trusted`] finds its delimiters with: every ASCII byte
+/// but the delimiters that end the authority, the path and the query
+/// (RFC 3986 §3.2, §3.3, §3.4; non-ASCII bytes are stepped over).
+const SPLIT_AUTHORITY: irinorm_simd::Run =
+    irinorm_simd::Run::new(crate::bytefind::ascii_except(b"/?#"), None, None);
+const SPLIT_PATH: irinorm_simd::Run =
+    irinorm_simd::Run::new(crate::bytefind::ascii_except(b"?#"), None, None);
+const SPLIT_QUERY: irinorm_simd::Run =
+    irinorm_simd::Run::new(crate::bytefind::ascii_except(b"#"), None, None);
+
 /// The trusted fast path: splits a string that is already known to be a
 /// valid IRI-reference (because this crate produced it) into components,
 /// without validating characters. Hints are not computed: every hint is
@@ -1007,7 +1017,7 @@ pub(crate) fn reg_name_kind(host: &[u8]) -> HostKind {
 /// Using it on arbitrary input gives meaningless (but memory-safe) offsets;
 /// in debug builds it checks its result against [`parse`].
 pub fn split_trusted(s: &str) -> Meta {
-    use crate::bytefind::{eq, find};
+    use crate::bytefind::find;
     let b = s.as_bytes();
     let len = b.len();
     let mut m = Meta::default();
@@ -1026,9 +1036,9 @@ pub fn split_trusted(s: &str) -> Meta {
         m.flags |= HAS_AUTH;
         let start = i + 2;
         m.auth_start = start as u32;
-        // Eight bytes at a time (crate::bytefind): the split runs on every
+        // By the SIMD kernels (crate::bytefind): the split runs on every
         // rewritten reference the named rules see (issue 14).
-        let end = find(b, start, |w| eq(w, b'/') | eq(w, b'?') | eq(w, b'#'));
+        let end = find(b, start, &SPLIT_AUTHORITY, true);
         let host_start = match b[start..end].iter().position(|&c| c == b'@') {
             Some(p) => {
                 m.flags |= HAS_USERINFO;
@@ -1063,12 +1073,12 @@ pub fn split_trusted(s: &str) -> Meta {
         i = end;
     }
     m.path_start = i as u32;
-    let path_end = find(b, i, |w| eq(w, b'?') | eq(w, b'#'));
+    let path_end = find(b, i, &SPLIT_PATH, true);
     m.path_end = path_end as u32;
     i = path_end;
     if i < len && b[i] == b'?' {
         m.flags |= HAS_QUERY;
-        i = find(b, i, |w| eq(w, b'#'));
+        i = find(b, i, &SPLIT_QUERY, true);
     }
     m.query_end = i as u32;
     if i < len {

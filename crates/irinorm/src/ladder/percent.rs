@@ -4,18 +4,54 @@
 //! non-ASCII to UTF-8 triplets (RFC 3987 §3.1 step 2), `iri` decodes
 //! triplets of allowed characters (RFC 3987 §3.2, §5.3.2.3).
 //!
-//! Copies runs of bytes that need nothing in one `push_str`, found eight
-//! bytes at a time; only a triplet that changes, non-ASCII (in `uri`
-//! form) and upper-case letters (in the host) end a run.
+//! Copies runs of bytes that need nothing in one `push_str`, found by the
+//! kernels of `irinorm-simd` (16 or 32 bytes per step, [`crate::bytefind`]);
+//! only a triplet that changes, non-ASCII (in `uri` form, or a possible
+//! bidi control) and upper-case letters (in the host) end a run. In `uri`
+//! form the kernels step over the triplets that stay as they are
+//! (upper-case hex, not unreserved), so a query full of `%XX` is copied
+//! in a few calls (issue 14, round 4).
 
 use super::Form;
-use crate::bytefind::{eq, find, upper, HIGH};
+use crate::bytefind::{ascii_except, find};
 use crate::error::Component;
 use crate::mapping::{char_allowed, utf8_from_triplets};
 use crate::norm::trace::{note, Rule, Trace};
 use crate::pct::{self, push_pct};
-use crate::table::{is, UNRESERVED};
+use crate::table::{self, is, DIGIT, HEXDIG, UNRESERVED, UPPER};
 use crate::ucs;
+use irinorm_simd::{Class, Run, Triplets};
+
+/// The parser's class table, for the `const` runs below.
+const CLASSES: [u16; 256] = table::build();
+
+/// The bytes a component may hold that never need a change by themselves:
+/// every ASCII byte but `%` (the input was parsed: no other byte of it
+/// needs a look in the path, query or fragment).
+const PLAIN: Class = ascii_except(b"%");
+
+/// `uri` form, outside the host: a triplet that [`percent`] would write
+/// as it is (upper-case hex digits, RFC 3986 §6.2.2.1, encoding a byte
+/// that is not unreserved, §6.2.2.2; in `uri` form a byte >= 0x80 is never
+/// decoded) does not end the run. Triplets are frequent there: `dense`.
+const URI_RUN: Run = Run::new(
+    PLAIN,
+    None,
+    Some(Triplets::new(
+        Class::from_table(&CLASSES, HEXDIG, 0).and(Class::from_table(&CLASSES, DIGIT | UPPER, 0)),
+        Class::from_table(&CLASSES, UNRESERVED, 0),
+    )),
+)
+.dense();
+
+/// `iri` form: every `%` ends the run ([`triplet_is_normal`] decides: a
+/// triplet >= 0x80 may be decoded, RFC 3987 §3.2, which the kernels'
+/// triplets cannot tell).
+const IRI_RUN: Run = Run::new(PLAIN, None, None);
+
+/// The host (both forms): upper-case letters end the run too (RFC 3986
+/// §6.2.2.1); so do its `%` (the triplets' hex digits are upper case).
+const HOST_RUN: Run = Run::new(ascii_except(b"%ABCDEFGHIJKLMNOPQRSTUVWXYZ"), None, None);
 
 /// What a component allows and needs.
 #[derive(Clone, Copy, Debug)]
@@ -54,17 +90,22 @@ pub(crate) fn write_component<T: Trace>(
     let b = text.as_bytes();
     let iri = form == Form::Iri;
     let high = !iri || ctx.bidi;
-    let lower = ctx.lower;
+    let kernel_run = if ctx.lower {
+        &HOST_RUN
+    } else if iri {
+        &IRI_RUN
+    } else {
+        &URI_RUN
+    };
     let mut lowered = false;
     let mut i = 0;
     let mut run = 0;
     loop {
-        // The next byte that may need a change, eight bytes at a time
+        // The next byte that may need a change, by the SIMD kernels
         // (issue 14: the byte-by-byte test was most of the slow path on
-        // long queries).
-        i = find(b, i, |w| {
-            eq(w, b'%') | if high { w & HIGH } else { 0 } | if lower { upper(w) } else { 0 }
-        });
+        // long queries); in `iri` form without bidi controls, non-ASCII
+        // is kept and does not end the run.
+        i = find(b, i, kernel_run, !high);
         let Some(&c) = b.get(i) else {
             break;
         };
