@@ -843,9 +843,12 @@ pub(crate) fn write_normal<T: Trace>(
                 "/",
             );
         }
-    } else if !m.has(DOT_SEG | PCT_DIRTY) {
-        // No segment starts with '.' and no triplet decodes to one: no dot
-        // segment can appear, so the path is written in one go.
+    } else if !m.has(DOT_SEG) && (!m.has(PCT_DIRTY) || !path.as_bytes().contains(&b'%')) {
+        // No segment starts with '.' and no triplet of the path decodes to
+        // one (`PCT_DIRTY` is about the whole reference: a lower-case
+        // triplet in the query must not send the path segment by segment,
+        // issue 14 round 4): no dot segment can appear, so the path is
+        // written in one go.
         write_component(out, path, poff, pctx, form, t);
     } else if !has_auth && !path.starts_with('/') && m.scheme(s).is_some() {
         write_opaque_path(out, path, poff, pctx, form, t);
