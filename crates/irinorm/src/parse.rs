@@ -491,7 +491,20 @@ impl<const IRI: bool, const WIDE: bool> Parser<'_, IRI, WIDE> {
             // The scanner stops before a path that starts with `.`.
             self.flags |= DOT_SEG;
         }
-        self.tail(m, r.at, r.stage, frag_ok)
+        let mut at = r.at;
+        if b.get(at) == Some(&b'%') {
+            // The usual stop, a triplet the scanner could not take: judged
+            // here, so that the loop does not start with a kernel call that
+            // stops at once.
+            let comp = match r.stage {
+                Stage::Path => Component::Path,
+                Stage::Query => Component::Query,
+                Stage::Fragment => Component::Fragment,
+            };
+            self.pct(at, comp)?;
+            at += 3;
+        }
+        self.tail(m, at, r.stage, frag_ok)
     }
 
     /// The path, query and fragment from `i`, which is in `stage` (RFC
@@ -1001,12 +1014,14 @@ pub(crate) fn reg_name_kind(host: &[u8]) -> HostKind {
 /// The runs [`split_trusted`] finds its delimiters with: every ASCII byte
 /// but the delimiters that end the authority, the path and the query
 /// (RFC 3986 §3.2, §3.3, §3.4; non-ASCII bytes are stepped over).
+/// The mark (0x7f, not in any reference) only selects a kernel instance
+/// the scanner does not use (see `ladder::percent`'s `PLAIN_RUN`).
 const SPLIT_AUTHORITY: irinorm_simd::Run =
-    irinorm_simd::Run::new(crate::bytefind::ascii_except(b"/?#"), None, None);
+    irinorm_simd::Run::new(crate::bytefind::ascii_except(b"/?#"), None, None).mark(0x7f);
 const SPLIT_PATH: irinorm_simd::Run =
-    irinorm_simd::Run::new(crate::bytefind::ascii_except(b"?#"), None, None);
+    irinorm_simd::Run::new(crate::bytefind::ascii_except(b"?#"), None, None).mark(0x7f);
 const SPLIT_QUERY: irinorm_simd::Run =
-    irinorm_simd::Run::new(crate::bytefind::ascii_except(b"#"), None, None);
+    irinorm_simd::Run::new(crate::bytefind::ascii_except(b"#"), None, None).mark(0x7f);
 
 /// The trusted fast path: splits a string that is already known to be a
 /// valid IRI-reference (because this crate produced it) into components,

@@ -18,40 +18,25 @@ use crate::error::Component;
 use crate::mapping::{char_allowed, utf8_from_triplets};
 use crate::norm::trace::{note, Rule, Trace};
 use crate::pct::{self, push_pct};
-use crate::table::{self, is, DIGIT, HEXDIG, UNRESERVED, UPPER};
+use crate::table::{is, UNRESERVED};
 use crate::ucs;
-use irinorm_simd::{Class, Run, Triplets};
+use irinorm_simd::Run;
 
-/// The parser's class table, for the `const` runs below.
-const CLASSES: [u16; 256] = table::build();
-
-/// The bytes a component may hold that never need a change by themselves:
-/// every ASCII byte but `%` (the input was parsed: no other byte of it
-/// needs a look in the path, query or fragment).
-const PLAIN: Class = ascii_except(b"%");
-
-/// `uri` form, outside the host: a triplet that [`percent`] would write
-/// as it is (upper-case hex digits, RFC 3986 §6.2.2.1, encoding a byte
-/// that is not unreserved, §6.2.2.2; in `uri` form a byte >= 0x80 is never
-/// decoded) does not end the run. Triplets are frequent there: `dense`.
-const URI_RUN: Run = Run::new(
-    PLAIN,
-    None,
-    Some(Triplets::new(
-        Class::from_table(&CLASSES, HEXDIG, 0).and(Class::from_table(&CLASSES, DIGIT | UPPER, 0)),
-        Class::from_table(&CLASSES, UNRESERVED, 0),
-    )),
-)
-.dense();
-
-/// `iri` form: every `%` ends the run ([`triplet_is_normal`] decides: a
-/// triplet >= 0x80 may be decoded, RFC 3987 §3.2, which the kernels'
-/// triplets cannot tell).
-const IRI_RUN: Run = Run::new(PLAIN, None, None);
-
-/// The host (both forms): upper-case letters end the run too (RFC 3986
-/// §6.2.2.1); so do its `%` (the triplets' hex digits are upper case).
-const HOST_RUN: Run = Run::new(ascii_except(b"%ABCDEFGHIJKLMNOPQRSTUVWXYZ"), None, None);
+/// `iri` form, and the host in both forms: every ASCII byte but `%` is
+/// plain, so every `%` ends the run and [`triplet_is_normal`] decides (in
+/// `iri` form a triplet >= 0x80 may be decoded, RFC 3987 §3.2, which the
+/// kernels' triplets cannot tell; a host's hex digits are upper case while
+/// its letters are lower-cased). In `uri` form outside the host the run is
+/// the scanner's `QUERY_RUN` (`crate::scan`): a component of a parsed
+/// reference holds only `query` characters, `%` and non-ASCII, and it steps
+/// over the triplets [`percent`] would keep (upper-case hex, RFC 3986
+/// §6.2.2.1, not unreserved, §6.2.2.2).
+///
+/// The mark (0x7f, which no parsed component holds) only selects a kernel
+/// instance the scanner does not use: a kernel instance called with one
+/// constant run has its tables folded in; sharing the scanner's instance
+/// cost its already-normal path 9 instructions per call (callgrind).
+const PLAIN_RUN: Run = Run::new(ascii_except(b"%"), None, None).mark(0x7f);
 
 /// What a component allows and needs.
 #[derive(Clone, Copy, Debug)]
@@ -90,12 +75,11 @@ pub(crate) fn write_component<T: Trace>(
     let b = text.as_bytes();
     let iri = form == Form::Iri;
     let high = !iri || ctx.bidi;
-    let kernel_run = if ctx.lower {
-        &HOST_RUN
-    } else if iri {
-        &IRI_RUN
+    let lower = ctx.lower;
+    let kernel_run = if iri || lower {
+        &PLAIN_RUN
     } else {
-        &URI_RUN
+        &crate::scan::QUERY_RUN
     };
     let mut lowered = false;
     let mut i = 0;
@@ -109,27 +93,32 @@ pub(crate) fn write_component<T: Trace>(
         let Some(&c) = b.get(i) else {
             break;
         };
-        if c == b'%' {
+        if c == b'%' && triplet_is_normal(b, i, iri) {
             // A triplet already in normal form stays in the run: flushing
-            // the run at every `%` cost a copy call per triplet.
-            if triplet_is_normal(b, i, iri) {
-                i += 3;
-                continue;
+            // the run at every `%` cost a copy call per triplet. Except in
+            // the host, whose runs are lower-cased as a whole.
+            if lower {
+                lowered |= flush(out, text, run, i, true);
+                out.push_str(&text[i..i + 3]);
+                run = i + 3;
             }
-            out.push_str(&text[run..i]);
+            i += 3;
+            continue;
+        }
+        lowered |= flush(out, text, run, i, lower);
+        if c == b'%' {
             i += percent(out, text, i, offset, ctx, form, t);
         } else if c >= 0x80 {
-            out.push_str(&text[run..i]);
             i += non_ascii(out, text, i, offset, ctx, iri, t);
         } else {
-            out.push_str(&text[run..i]);
-            out.push(c.to_ascii_lowercase() as char);
-            lowered = true;
+            // Not in a parsed component (the runs stop at `%` and
+            // non-ASCII, or at a byte outside `query`): kept.
+            out.push(c as char);
             i += 1;
         }
         run = i;
     }
-    out.push_str(&text[run..]);
+    lowered |= flush(out, text, run, b.len(), lower);
     if T::ON && lowered {
         note(
             t,
@@ -140,6 +129,22 @@ pub(crate) fn write_component<T: Trace>(
             &text.to_ascii_lowercase(),
         );
     }
+}
+
+/// Appends `text[from..to]`, lower-cased when `lower` (the host, RFC 3986
+/// §6.2.2.1: a whole run at once rather than a stop per upper-case
+/// letter); whether that changed a byte.
+#[inline(always)]
+fn flush(out: &mut String, text: &str, from: usize, to: usize, lower: bool) -> bool {
+    let at = out.len();
+    out.push_str(&text[from..to]);
+    if !lower {
+        return false;
+    }
+    let appended = &mut out[at..];
+    let changed = appended.bytes().any(|c| c.is_ascii_uppercase());
+    appended.make_ascii_lowercase();
+    changed
 }
 
 /// Appends the non-ASCII character at `text[i..]` and returns its length:
