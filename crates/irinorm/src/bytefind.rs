@@ -46,12 +46,21 @@ pub(crate) const fn ascii_except(except: &[u8]) -> Class {
 /// byte (callgrind: 606 instructions per host of `query-heavy`).
 const SHORT: usize = 16;
 
+/// Bytes read by [`Class::contains`] before a kernel is called: a kernel
+/// call has the fixed cost of dozens of bytes, so stops that come close
+/// together (non-ASCII text in `uri` form, runs of triplets that change)
+/// are found without a call each, and a long run costs eight lookups more.
+/// Without it, a reference of `é` or `%7e` repeated cost a kernel call per
+/// character (the adversarial cost tests).
+const PEEK: usize = 8;
+
 /// The first position at or after `i` where `run` ends in `b` (see
 /// `irinorm_simd::Kernel::next_stop`), or `b.len()`; with `skip_high`,
-/// bytes >= 0x80 do not end it. The run must have no pair (byte 0 is
-/// judged here by its class alone). On inputs of at most [`SHORT`] bytes
-/// it may also stop at the `%` of a triplet the run would skip: callers
-/// judge the byte they stop at (so a stop is never missed, only early).
+/// bytes >= 0x80 do not end it. The run must have no pair (the bytes
+/// before a kernel call are judged here by the class alone). It may stop
+/// early at the `%` of a triplet the run would skip, in the bytes judged by
+/// the class: callers judge the byte they stop at (a stop is never
+/// missed, only early).
 #[inline(always)]
 pub(crate) fn find(b: &[u8], i: usize, run: &Run, skip_high: bool) -> usize {
     find_with(Kernel::active(), b, i, run, skip_high)
@@ -60,36 +69,31 @@ pub(crate) fn find(b: &[u8], i: usize, run: &Run, skip_high: bool) -> usize {
 /// [`find`] with the kernel `k` (the tests run every kernel).
 #[inline(always)]
 fn find_with(k: Kernel, b: &[u8], mut i: usize, run: &Run, skip_high: bool) -> usize {
-    if b.len() <= SHORT {
-        let plain = run.plain();
-        while let Some(&c) = b.get(i) {
-            if !(plain.contains(c) || (skip_high && c >= 0x80)) {
+    let plain = run.plain();
+    let kept = |c: u8| plain.contains(c) || (skip_high && c >= 0x80);
+    loop {
+        // The next few bytes (all of a short input) by the class. The
+        // kernel then starts at 1 or later: from 0 the vector kernels fall
+        // back to the scalar one for the whole input (they read the byte
+        // before their start, for a run's pair).
+        let end = if b.len() <= SHORT {
+            b.len()
+        } else {
+            b.len().min(i.saturating_add(PEEK))
+        };
+        while i < end {
+            if !kept(b[i]) {
                 return i;
             }
             i += 1;
         }
-        return i.max(b.len());
-    }
-    loop {
-        if i == 0 {
-            match b.first() {
-                None => return 0,
-                Some(&c) if !(run.plain().contains(c) || (skip_high && c >= 0x80)) => return 0,
-                Some(_) => i = 1,
-            }
+        if i >= b.len() {
+            return i;
         }
         let at = k.next_stop(b, i, run).at;
-        if !skip_high {
-            return at;
-        }
-        // A non-ASCII sequence is kept: go on after it.
         match b.get(at) {
-            Some(&c) if c >= 0x80 => {
-                i = at + 1;
-                while b.get(i).is_some_and(|&c| c >= 0x80) {
-                    i += 1;
-                }
-            }
+            // A non-ASCII sequence is kept: go on after it.
+            Some(&c) if skip_high && c >= 0x80 => i = at + 1,
             _ => return at,
         }
     }
