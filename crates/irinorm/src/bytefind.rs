@@ -1,126 +1,150 @@
-//! Finding the first byte of a small set eight bytes at a time, in a `u64`
-//! (SWAR), in safe Rust on the x86-64 baseline.
+//! Finding the next byte that needs a look, for the ladder's rewrite path
+//! and the trusted split of its output, through the kernels of
+//! `irinorm-simd` (the scanner's mechanism: 16 or 32 bytes per step,
+//! chosen at run time; docs/simd.md).
 //!
-//! Why: the slow path of the ladder (`write_normal` on input that is not
-//! already normal) and the trusted split of its output walked components
-//! byte by byte, a compare and a branch per byte; on long queries full of
-//! triplets (BENCHMARKS.md, issue 14: `query-heavy`) that loop was most of
-//! the rewrite. A mask of the bytes of interest in a word, then the lowest
-//! set byte, takes a few operations per eight bytes.
+//! Why: the rewrite of input that is not already normal (`write_normal`)
+//! copies runs of bytes that need nothing in one go, and the split of its
+//! output only looks for delimiters. Until issue 14 round 4 this module
+//! was a second mechanism, SWAR words of eight bytes; one mechanism is
+//! kept, the kernels, which also step over the triplets a normalizer keeps
+//! (RFC 3986 §6.2.2.1-§6.2.2.2) instead of stopping at every `%`.
 //!
-//! Every mask here is exact (the high bit of each byte of interest and of
-//! no other byte): no carry crosses a byte, so callers may also iterate
-//! over all set bytes of a word, not only the lowest.
+//! What the kernels cannot do, this module adds: they classify ASCII only
+//! (a byte >= 0x80 always ends a run), so [`find`] can step over non-ASCII
+//! bytes; and they read the byte before their start (for a run's pair),
+//! so from position 0 they fall back to the scalar kernel for the whole
+//! input: [`find`] judges byte 0 itself and starts them at 1.
 
-pub(crate) const ONES: u64 = 0x0101_0101_0101_0101;
-pub(crate) const HIGH: u64 = 0x8080_8080_8080_8080;
-const LOW7: u64 = !HIGH;
+use irinorm_simd::{Class, Kernel, Run};
 
-/// Eight bytes of `b` from `i` (little-endian: byte `i` is the lowest),
-/// zeros past the end of `b`. Zero is in none of the sets searched here.
+/// Every ASCII byte except those of `except`: the plain bytes of a run
+/// that stops only at `except` (and at non-ASCII bytes, as every run).
+pub(crate) const fn ascii_except(except: &[u8]) -> Class {
+    let mut c = Class::EMPTY;
+    let mut b = 0u8;
+    while b < 0x80 {
+        let mut k = 0;
+        let mut keep = true;
+        while k < except.len() {
+            if except[k] == b {
+                keep = false;
+            }
+            k += 1;
+        }
+        if keep {
+            c = c.with(b);
+        }
+        b += 1;
+    }
+    c
+}
+
+/// Inputs of at most this many bytes are read by [`Class::contains`], a
+/// byte at a time: the kernels' own fallback there is their scalar step
+/// (which also judges triplets and pairs), about five times dearer per
+/// byte (callgrind: 606 instructions per host of `query-heavy`).
+const SHORT: usize = 16;
+
+/// Bytes read by [`Class::contains`] before a kernel is called: a kernel
+/// call has the fixed cost of dozens of bytes, so stops that come close
+/// together (non-ASCII text in `uri` form, runs of triplets that change)
+/// are found without a call each, and a long run costs eight lookups more.
+/// Without it, a reference of `é` or `%7e` repeated cost a kernel call per
+/// character (the adversarial cost tests).
+const PEEK: usize = 8;
+
+/// The first position at or after `i` where `run` ends in `b` (see
+/// `irinorm_simd::Kernel::next_stop`), or `b.len()`; with `skip_high`,
+/// bytes >= 0x80 do not end it. The run must have no pair (the bytes
+/// before a kernel call are judged here by the class alone). It may stop
+/// early at the `%` of a triplet the run would skip, in the bytes judged by
+/// the class: callers judge the byte they stop at (a stop is never
+/// missed, only early).
 #[inline(always)]
-pub(crate) fn load(b: &[u8], i: usize) -> u64 {
-    let mut w = [0u8; 8];
-    match b.get(i..i + 8) {
-        Some(s) => w.copy_from_slice(s),
-        None => {
-            let tail = b.get(i..).unwrap_or(&[]);
-            w[..tail.len()].copy_from_slice(tail);
+pub(crate) fn find(b: &[u8], i: usize, run: &Run, skip_high: bool) -> usize {
+    find_with(Kernel::active(), b, i, run, skip_high)
+}
+
+/// [`find`] with the kernel `k` (the tests run every kernel).
+#[inline(always)]
+fn find_with(k: Kernel, b: &[u8], mut i: usize, run: &Run, skip_high: bool) -> usize {
+    let plain = run.plain();
+    let kept = |c: u8| plain.contains(c) || (skip_high && c >= 0x80);
+    loop {
+        // The next few bytes (all of a short input) by the class. The
+        // kernel then starts at 1 or later: from 0 the vector kernels fall
+        // back to the scalar one for the whole input (they read the byte
+        // before their start, for a run's pair).
+        let end = if b.len() <= SHORT {
+            b.len()
+        } else {
+            b.len().min(i.saturating_add(PEEK))
+        };
+        while i < end {
+            if !kept(b[i]) {
+                return i;
+            }
+            i += 1;
+        }
+        if i >= b.len() {
+            return i;
+        }
+        let at = k.next_stop(b, i, run).at;
+        match b.get(at) {
+            // A non-ASCII sequence is kept: go on after it.
+            Some(&c) if skip_high && c >= 0x80 => i = at + 1,
+            _ => return at,
         }
     }
-    u64::from_le_bytes(w)
-}
-
-/// The high bit of each byte of `w` that is zero.
-/// `(x & 0x7f) + 0x7f` has its high bit set exactly when the low seven
-/// bits are not all zero, and at most 0xfe: no carry into the next byte.
-#[inline(always)]
-pub(crate) fn zero(w: u64) -> u64 {
-    !(((w & LOW7) + LOW7) | w) & HIGH
-}
-
-/// The high bit of each byte of `w` equal to `c`.
-#[inline(always)]
-pub(crate) fn eq(w: u64, c: u8) -> u64 {
-    zero(w ^ (ONES * u64::from(c)))
-}
-
-/// The high bit of each byte of `w` that is an ASCII upper-case letter.
-/// On the low seven bits `x`, `x + 0x3f` reaches 0x80 exactly when
-/// `x >= 0x41` ('A') and `x + 0x25` when `x >= 0x5b` (past 'Z'); bytes
-/// with the high bit set are excluded.
-#[inline(always)]
-pub(crate) fn upper(w: u64) -> u64 {
-    let x = w & LOW7;
-    let ge_a = x + ONES * 0x3f;
-    let gt_z = x + ONES * 0x25;
-    ge_a & !gt_z & !w & HIGH
-}
-
-/// The index of the first byte at or after `i` whose byte has its high
-/// bit set in `mask(word)`, or `b.len()`.
-#[inline(always)]
-pub(crate) fn find(b: &[u8], mut i: usize, mask: impl Fn(u64) -> u64) -> usize {
-    while i < b.len() {
-        let m = mask(load(b, i));
-        if m != 0 {
-            // Zeros past the end never match, so this is inside `b`.
-            return i + (m.trailing_zeros() / 8) as usize;
-        }
-        i += 8;
-    }
-    b.len()
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
 
-    #[test]
-    fn masks_agree_with_byte_tests() {
-        // Every byte value at every position of a word, the other bytes
-        // chosen to provoke carries and borrows (0x00, 0x7f, 0x80, 0xff,
-        // the neighbours of each class).
-        for fill in [
-            0x00u8, 0x7f, 0x80, 0xff, b'@', b'[', b'Z', b'A', b'%', b'$', b'&',
-        ] {
-            for pos in 0..8 {
-                for c in 0..=255u8 {
-                    let mut w = [fill; 8];
-                    w[pos] = c;
-                    let x = u64::from_le_bytes(w);
-                    let want = |f: &dyn Fn(u8) -> bool| {
-                        w.iter()
-                            .enumerate()
-                            .filter(|(_, &b)| f(b))
-                            .fold(0u64, |m, (k, _)| m | (0x80 << (8 * k)))
-                    };
-                    assert_eq!(zero(x), want(&|b| b == 0), "{w:?}");
-                    assert_eq!(eq(x, b'%'), want(&|b| b == b'%'), "{w:?}");
-                    assert_eq!(eq(x, b'&'), want(&|b| b == b'&'), "{w:?}");
-                    assert_eq!(upper(x), want(&|b| b.is_ascii_uppercase()), "{w:?}");
-                }
-            }
-        }
+    /// The oracle: byte by byte.
+    fn find_bytewise(b: &[u8], i: usize, stop: &dyn Fn(u8) -> bool) -> usize {
+        (i..b.len()).find(|&k| stop(b[k])).unwrap_or(b.len().max(i))
     }
 
     #[test]
-    fn find_is_the_first_match() {
-        for len in 0..40usize {
-            for a in 0..=len {
-                for b2 in [a + 1, a + 7, a + 8, a + 9, a + 20] {
+    fn ascii_except_is_the_complement() {
+        let c = ascii_except(b"/?#");
+        for b in 0..=255u8 {
+            assert_eq!(c.contains(b), b < 0x80 && !b"/?#".contains(&b), "{b:#x}");
+        }
+    }
+
+    /// Every stop byte (one of the set, a byte >= 0x80) at every position
+    /// of inputs around the window sizes, two of them, from every start,
+    /// with and without stepping over non-ASCII, under every kernel the CPU
+    /// has.
+    #[test]
+    fn find_is_the_first_stop() {
+        const RUN: Run = Run::new(ascii_except(b"?#"), None, None);
+        for len in (0..40).chain([63, 64, 65, 66, 97]) {
+            for a in 0..len.max(1) {
+                for (x, y) in [(b'?', b'#'), (0xc3, 0xa9), (b'#', 0xe2), (0x80, b'?')] {
                     let mut s = vec![b'x'; len];
-                    for at in [a, b2] {
-                        if at < len {
-                            s[at] = b'?';
-                        }
+                    if a < len {
+                        s[a] = x;
                     }
-                    for start in 0..=len + 1 {
-                        let want = s
-                            .get(start..)
-                            .and_then(|r| r.iter().position(|&c| c == b'?'))
-                            .map_or(len, |p| start + p);
-                        assert_eq!(find(&s, start, |w| eq(w, b'?')), want, "{s:?} {start}");
+                    let second = (a + 1 + a % 5).min(len.saturating_sub(1));
+                    if second < len && second != a {
+                        s[second] = y;
+                    }
+                    for skip_high in [false, true] {
+                        let stop = |c: u8| c == b'?' || c == b'#' || (!skip_high && c >= 0x80);
+                        for start in 0..=len {
+                            for k in Kernel::supported() {
+                                assert_eq!(
+                                    find_with(k, &s, start, &RUN, skip_high),
+                                    find_bytewise(&s, start, &stop),
+                                    "{k:?}: {s:?} from {start}, skip_high {skip_high}"
+                                );
+                            }
+                        }
                     }
                 }
             }

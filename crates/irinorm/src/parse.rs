@@ -285,13 +285,23 @@ pub fn parse(s: &str, grammar: Grammar) -> Result<Meta, ParseError> {
         return Err(ParseError::whole(ErrorKind::TooLong, u32::MAX as usize));
     }
     // The common shape of an already-normal reference first (issue 14):
-    // the same `Meta` as the full parser below, or `None`.
+    // the same `Meta` as the full parser below; or where it stopped, from
+    // which the full parser goes on (issue 14, round 4); or nothing.
     if grammar.scheme_rule() != SchemeRule::Forbidden {
-        if let Some(m) = crate::scan::common(s) {
-            if grammar.fragment_allowed() || !m.has(HAS_FRAGMENT) {
-                debug_assert_eq!(Ok(m), parse_full(s, grammar), "scan::common on {s:?}");
-                return Ok(m);
+        let mut m = Meta::default();
+        match crate::scan::common_or_resume(s, &mut m) {
+            Ok(()) => {
+                if grammar.fragment_allowed() || !m.has(HAS_FRAGMENT) {
+                    debug_assert_eq!(Ok(m), parse_full(s, grammar), "scan::common on {s:?}");
+                    return Ok(m);
+                }
             }
+            Err(Some(r)) => {
+                let got = parse_from(s, grammar, &m, r);
+                debug_assert_eq!(got, parse_full(s, grammar), "resumed at {r:?} on {s:?}");
+                return got;
+            }
+            Err(None) => {}
         }
     }
     parse_full(s, grammar)
@@ -301,23 +311,88 @@ pub fn parse(s: &str, grammar: Grammar) -> Result<Meta, ParseError> {
 /// through the table-driven parser. For differential tests.
 #[doc(hidden)]
 pub fn parse_full(s: &str, grammar: Grammar) -> Result<Meta, ParseError> {
+    parse_with::<true>(s, grammar)
+}
+
+/// [`parse_full`] with the path, query and fragment read by the parser's
+/// own table loop (eight bytes at a time, one exit per `%`), not by the
+/// wide kernels of `irinorm-simd`: the oracle of the differential tests of
+/// those loops (issue 14, round 4). Not for production use.
+#[doc(hidden)]
+pub fn parse_table(s: &str, grammar: Grammar) -> Result<Meta, ParseError> {
+    parse_with::<false>(s, grammar)
+}
+
+#[inline(always)]
+fn parse_with<const WIDE: bool>(s: &str, grammar: Grammar) -> Result<Meta, ParseError> {
     if s.len() > u32::MAX as usize {
         return Err(ParseError::whole(ErrorKind::TooLong, u32::MAX as usize));
     }
     let rule = grammar.scheme_rule();
     let frag = grammar.fragment_allowed();
     if grammar.is_iri() {
-        Parser::<true> {
+        Parser::<true, WIDE> {
             b: s.as_bytes(),
             flags: 0,
         }
         .run(rule, frag)
     } else {
-        Parser::<false> {
+        Parser::<false, WIDE> {
             b: s.as_bytes(),
             flags: 0,
         }
         .run(rule, frag)
+    }
+}
+
+/// The component a scan stopped in ([`Resume`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Stage {
+    /// The path (`Meta::path_start` is known).
+    Path,
+    /// The query (`Meta::path_end` is known too).
+    Query,
+    /// The fragment (`Meta::query_end` is known too).
+    Fragment,
+}
+
+/// Where the scanner of the common shape ([`crate::scan`]) stopped on a
+/// reference it cannot prove normal, for the full parser to go on from
+/// ([`parse_from`]) instead of starting again (issue 14, round 4): every
+/// byte before `at` is valid for every grammar that allows a scheme, and
+/// the `Meta` it filled holds the scheme, the authority, the start of the
+/// path, the ends of the components before `stage`, and the flags of the
+/// bytes before `at` (no hint but `PCT_ANY` / `PCT_HIGH`).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) struct Resume {
+    pub(crate) at: usize,
+    pub(crate) stage: Stage,
+}
+
+/// The parse of `s` under `grammar` (which allows a scheme), given the
+/// scanner's partial `m` and where it stopped: the same result as
+/// [`parse_full`] (checked in debug builds, by property tests and by the
+/// `parse` fuzz target), without reading the bytes before `r.at` again.
+pub(crate) fn parse_from(
+    s: &str,
+    grammar: Grammar,
+    m: &Meta,
+    r: Resume,
+) -> Result<Meta, ParseError> {
+    let (rule, frag) = (grammar.scheme_rule(), grammar.fragment_allowed());
+    debug_assert!(rule != SchemeRule::Forbidden && m.scheme_end != 0);
+    if grammar.is_iri() {
+        Parser::<true, true> {
+            b: s.as_bytes(),
+            flags: 0,
+        }
+        .resume(*m, r, frag)
+    } else {
+        Parser::<false, true> {
+            b: s.as_bytes(),
+            flags: 0,
+        }
+        .resume(*m, r, frag)
     }
 }
 
@@ -341,12 +416,15 @@ pub fn parse_bytes(b: &[u8], grammar: Grammar) -> Result<Meta, ParseError> {
     }
 }
 
-struct Parser<'a, const IRI: bool> {
+/// The table-driven parser. `WIDE`: the path, query and fragment are read
+/// by the kernels of `irinorm-simd` (the scanner's runs, which skip the
+/// triplets a normalizer keeps), else by [`skip_class`] (the oracle).
+struct Parser<'a, const IRI: bool, const WIDE: bool> {
     b: &'a [u8],
     flags: u16,
 }
 
-impl<const IRI: bool> Parser<'_, IRI> {
+impl<const IRI: bool, const WIDE: bool> Parser<'_, IRI, WIDE> {
     #[inline(always)]
     fn run(mut self, rule: SchemeRule, frag_ok: bool) -> Result<Meta, ParseError> {
         let b = self.b;
@@ -392,39 +470,143 @@ impl<const IRI: bool> Parser<'_, IRI> {
         if i < len && b[i] == b'.' {
             self.flags |= DOT_SEG;
         }
-        i = self.path(i)?;
-        m.path_end = i as u32;
-        if m.scheme_end == 0 && !m.has(HAS_AUTH) {
-            // RFC 3986 §4.2: path-noscheme, the first segment has no ':'.
-            let first = &b[m.path_start as usize..i];
-            let seg_end = first.iter().position(|&c| c == b'/').unwrap_or(first.len());
-            if first[..seg_end].contains(&b':') {
-                return Err(self.diagnose_colon());
+        self.tail(m, i, Stage::Path, frag_ok)
+    }
+
+    /// Goes on where the scanner stopped ([`parse_from`]).
+    #[inline(always)]
+    fn resume(mut self, mut m: Meta, r: Resume, frag_ok: bool) -> Result<Meta, ParseError> {
+        let b = self.b;
+        if r.stage == Stage::Fragment && !frag_ok {
+            return Err(ParseError::new(
+                ErrorKind::UnexpectedFragment,
+                m.query_end as usize,
+                Component::Fragment,
+            ));
+        }
+        // The hints are the parser's to collect from here on.
+        self.flags = m.flags & HINTS;
+        m.flags &= !HINTS;
+        if r.stage == Stage::Path && r.at == m.path_start as usize && b.get(r.at) == Some(&b'.') {
+            // The scanner stops before a path that starts with `.`.
+            self.flags |= DOT_SEG;
+        }
+        let mut at = r.at;
+        if b.get(at) == Some(&b'%') {
+            // The usual stop, a triplet the scanner could not take: judged
+            // here, so that the loop does not start with a kernel call that
+            // stops at once.
+            let comp = match r.stage {
+                Stage::Path => Component::Path,
+                Stage::Query => Component::Query,
+                Stage::Fragment => Component::Fragment,
+            };
+            self.pct(at, comp)?;
+            at += 3;
+        }
+        self.tail(m, at, r.stage, frag_ok)
+    }
+
+    /// The path, query and fragment from `i`, which is in `stage` (RFC
+    /// 3986 §3.3-§3.5); `m` holds the components before it.
+    #[inline(always)]
+    fn tail(
+        mut self,
+        mut m: Meta,
+        mut i: usize,
+        mut stage: Stage,
+        frag_ok: bool,
+    ) -> Result<Meta, ParseError> {
+        let b = self.b;
+        let len = b.len();
+        if stage == Stage::Path {
+            i = self.path(i)?;
+            m.path_end = i as u32;
+            if m.scheme_end == 0 && !m.has(HAS_AUTH) {
+                // RFC 3986 §4.2: path-noscheme, the first segment has no ':'.
+                let first = &b[m.path_start as usize..i];
+                let seg_end = first.iter().position(|&c| c == b'/').unwrap_or(first.len());
+                if first[..seg_end].contains(&b':') {
+                    return Err(self.diagnose_colon());
+                }
+            }
+            // RFC 3986 §3.4: query
+            if i < len && b[i] == b'?' {
+                m.flags |= HAS_QUERY;
+                i += 1;
+                stage = Stage::Query;
             }
         }
-
-        // RFC 3986 §3.4: query
-        if i < len && b[i] == b'?' {
-            m.flags |= HAS_QUERY;
-            i = self.query_or_fragment(i + 1, Component::Query)?;
+        if stage == Stage::Query {
+            i = self.query_or_fragment(i, Component::Query)?;
         }
-        m.query_end = i as u32;
-
-        // RFC 3986 §3.5: fragment
-        if i < len && b[i] == b'#' {
-            if !frag_ok {
-                return Err(ParseError::new(
-                    ErrorKind::UnexpectedFragment,
-                    i,
-                    Component::Fragment,
-                ));
+        if stage != Stage::Fragment {
+            m.query_end = i as u32;
+            // RFC 3986 §3.5: fragment
+            if i < len && b[i] == b'#' {
+                if !frag_ok {
+                    return Err(ParseError::new(
+                        ErrorKind::UnexpectedFragment,
+                        i,
+                        Component::Fragment,
+                    ));
+                }
+                m.flags |= HAS_FRAGMENT;
+                i += 1;
+                stage = Stage::Fragment;
             }
-            m.flags |= HAS_FRAGMENT;
-            i = self.query_or_fragment(i + 1, Component::Fragment)?;
+        }
+        if stage == Stage::Fragment {
+            i = self.query_or_fragment(i, Component::Fragment)?;
         }
         debug_assert_eq!(i, len);
         m.flags |= self.flags;
         Ok(m)
+    }
+
+    /// The end of the run of plain bytes of a path (`query`: of a query or
+    /// fragment) from `i`: with `WIDE`, a kernel of `irinorm-simd` over the
+    /// scanner's run, which also steps over the triplets a normalizer keeps
+    /// (upper-case hex, not unreserved: RFC 3986 §6.2.2.1-§6.2.2.2), their
+    /// `PCT_ANY` / `PCT_HIGH` noted; so a query full of `%XX` is not one
+    /// loop exit per triplet. It stops where [`skip_class`] would, or at
+    /// the `%` of a triplet [`Parser::pct`] must judge, or at `/.` in a
+    /// path, a `.` the path loop looks at anyway.
+    ///
+    /// The next eight bytes are read by the table first: a kernel call has
+    /// the fixed cost of dozens of bytes, so stops that come close together
+    /// (dot segments, non-ASCII text, runs of triplets to judge) are found
+    /// as before, without a call each (a path of `./` repeated cost 31 times
+    /// a typical reference per byte: the adversarial cost tests).
+    #[inline(always)]
+    fn skip(&mut self, i: usize, query: bool) -> usize {
+        let b = self.b;
+        let class = if query { QUERY } else { PATH_FAST };
+        if !WIDE {
+            return skip_class(b, i, class);
+        }
+        match b.get(i..i + 8) {
+            Some(chunk) => {
+                let m = in_class_mask(chunk, class);
+                if m != 0xff {
+                    return i + m.trailing_ones() as usize;
+                }
+            }
+            None => return skip_class(b, i, class),
+        }
+        let i = i + 8;
+        let s = if query {
+            irinorm_simd::next_stop(b, i, &crate::scan::QUERY_RUN)
+        } else {
+            irinorm_simd::next_stop(b, i, &crate::scan::PATH_RUN)
+        };
+        if s.pct & irinorm_simd::PCT_ANY != 0 {
+            self.flags |= PCT_ANY;
+        }
+        if s.pct & irinorm_simd::PCT_HIGH != 0 {
+            self.flags |= PCT_HIGH;
+        }
+        s.at
     }
 
     /// `pct-encoded = "%" HEXDIG HEXDIG` at `i` (RFC 3986 §2.1); records
@@ -707,7 +889,7 @@ impl<const IRI: bool> Parser<'_, IRI> {
         let b = self.b;
         let len = b.len();
         loop {
-            i = skip_class(b, i, PATH_FAST);
+            i = self.skip(i, false);
             if i == len {
                 break;
             }
@@ -739,7 +921,7 @@ impl<const IRI: bool> Parser<'_, IRI> {
         let len = b.len();
         let stop_at_hash = comp == Component::Query;
         loop {
-            i = skip_class(b, i, QUERY);
+            i = self.skip(i, true);
             if i == len {
                 break;
             }
@@ -846,6 +1028,18 @@ pub(crate) fn reg_name_kind(host: &[u8]) -> HostKind {
     }
 }
 
+/// The runs [`split_trusted`] finds its delimiters with: every ASCII byte
+/// but the delimiters that end the authority, the path and the query
+/// (RFC 3986 §3.2, §3.3, §3.4; non-ASCII bytes are stepped over).
+/// The mark (0x7f, not in any reference) only selects a kernel instance
+/// the scanner does not use (see `ladder::percent`'s `PLAIN_RUN`).
+const SPLIT_AUTHORITY: irinorm_simd::Run =
+    irinorm_simd::Run::new(crate::bytefind::ascii_except(b"/?#"), None, None).mark(0x7f);
+const SPLIT_PATH: irinorm_simd::Run =
+    irinorm_simd::Run::new(crate::bytefind::ascii_except(b"?#"), None, None).mark(0x7f);
+const SPLIT_QUERY: irinorm_simd::Run =
+    irinorm_simd::Run::new(crate::bytefind::ascii_except(b"#"), None, None).mark(0x7f);
+
 /// The trusted fast path: splits a string that is already known to be a
 /// valid IRI-reference (because this crate produced it) into components,
 /// without validating characters. Hints are not computed: every hint is
@@ -855,7 +1049,7 @@ pub(crate) fn reg_name_kind(host: &[u8]) -> HostKind {
 /// Using it on arbitrary input gives meaningless (but memory-safe) offsets;
 /// in debug builds it checks its result against [`parse`].
 pub fn split_trusted(s: &str) -> Meta {
-    use crate::bytefind::{eq, find};
+    use crate::bytefind::find;
     let b = s.as_bytes();
     let len = b.len();
     let mut m = Meta::default();
@@ -874,9 +1068,9 @@ pub fn split_trusted(s: &str) -> Meta {
         m.flags |= HAS_AUTH;
         let start = i + 2;
         m.auth_start = start as u32;
-        // Eight bytes at a time (crate::bytefind): the split runs on every
+        // By the SIMD kernels (crate::bytefind): the split runs on every
         // rewritten reference the named rules see (issue 14).
-        let end = find(b, start, |w| eq(w, b'/') | eq(w, b'?') | eq(w, b'#'));
+        let end = find(b, start, &SPLIT_AUTHORITY, true);
         let host_start = match b[start..end].iter().position(|&c| c == b'@') {
             Some(p) => {
                 m.flags |= HAS_USERINFO;
@@ -911,12 +1105,12 @@ pub fn split_trusted(s: &str) -> Meta {
         i = end;
     }
     m.path_start = i as u32;
-    let path_end = find(b, i, |w| eq(w, b'?') | eq(w, b'#'));
+    let path_end = find(b, i, &SPLIT_PATH, true);
     m.path_end = path_end as u32;
     i = path_end;
     if i < len && b[i] == b'?' {
         m.flags |= HAS_QUERY;
-        i = find(b, i, |w| eq(w, b'#'));
+        i = find(b, i, &SPLIT_QUERY, true);
     }
     m.query_end = i as u32;
     if i < len {

@@ -29,7 +29,7 @@
 //! crate keeps `#![forbid(unsafe_code)]`: the dispatch's `unsafe` lives in
 //! `irinorm-simd`.
 
-use crate::parse::{Meta, HAS_AUTH, HAS_FRAGMENT, HAS_QUERY, PCT_ANY, PCT_HIGH};
+use crate::parse::{Meta, Resume, Stage, HAS_AUTH, HAS_FRAGMENT, HAS_QUERY, PCT_ANY, PCT_HIGH};
 use crate::table::{self, DIGIT, HEXDIG, QUERY as QUERY_CLASS, REG_NAME, UNRESERVED, UPPER};
 use irinorm_simd::{Class, Run, Triplets};
 
@@ -118,29 +118,36 @@ fn normal_triplet(b: &[u8], i: usize) -> Option<u16> {
 /// a scheme and, when `s` has one, a fragment: the same for ASCII input),
 /// when `s` has the common shape described in the module documentation;
 /// `None` otherwise (then ask [`crate::parse::parse`]).
-#[inline(always)]
+#[cfg(test)]
 pub(crate) fn common(s: &str) -> Option<Meta> {
     let mut m = Meta::default();
-    common_into(s, &mut m).then_some(m)
+    common_or_resume(s, &mut m).is_ok().then_some(m)
 }
 
 /// [`common`], writing the fields into `m` (which must be
-/// `Meta::default()`) and saying whether it did. The ladder calls this
-/// form: a `Meta` returned by value through an `Option` or `Result` was
-/// written field by field and then copied sixteen bytes at a time, a load
-/// that store-to-load forwarding cannot serve (13% of the time of an
+/// `Meta::default()`): `Ok` when it did. The ladder and the parser call
+/// this form: a `Meta` returned by value through an `Option` or `Result`
+/// was written field by field and then copied sixteen bytes at a time, a
+/// load that store-to-load forwarding cannot serve (13% of the time of an
 /// already-normal input, perf).
+///
+/// When `s` is not of the common shape, `Err(Some(_))` says where the scan
+/// stopped, if it got past the authority: the full parser goes on from
+/// there ([`crate::parse::parse_from`]) with the fields written into `m`
+/// so far, instead of reading the reference again (issue 14, round 4: a
+/// lower-case triplet at the end of a long query cost a second parse of
+/// the whole reference). `Err(None)`: parse from the start.
 #[inline(always)]
-pub(crate) fn common_into(s: &str, m: &mut Meta) -> bool {
-    common_fields(s, m).is_some()
+pub(crate) fn common_or_resume(s: &str, m: &mut Meta) -> Result<(), Option<Resume>> {
+    common_fields(s, m)
 }
 
 #[inline(always)]
-fn common_fields(s: &str, m: &mut Meta) -> Option<()> {
+fn common_fields(s: &str, m: &mut Meta) -> Result<(), Option<Resume>> {
     let b = s.as_bytes();
     let len = b.len();
     if len <= W {
-        return None;
+        return Err(None);
     }
     let mut flags = 0u16;
 
@@ -157,7 +164,7 @@ fn common_fields(s: &str, m: &mut Meta) -> Option<()> {
         (m.scheme_end, i, auth) = (4, 7, true);
     } else {
         if !b[0].is_ascii_lowercase() {
-            return None;
+            return Err(None);
         }
         let mut j = 1;
         while j < len
@@ -168,7 +175,7 @@ fn common_fields(s: &str, m: &mut Meta) -> Option<()> {
             j += 1;
         }
         if j == len || b[j] != b':' {
-            return None;
+            return Err(None);
         }
         m.scheme_end = j as u32;
         i = j + 1;
@@ -201,7 +208,7 @@ fn common_fields(s: &str, m: &mut Meta) -> Option<()> {
             }
         }
         if i < len && !matches!(b[i], b'/' | b'?' | b'#') {
-            return None;
+            return Err(None);
         }
         m.host_kind = crate::parse::reg_name_kind(&b[m.host_start as usize..m.host_end as usize]);
     }
@@ -210,7 +217,12 @@ fn common_fields(s: &str, m: &mut Meta) -> Option<()> {
     // first `?` (the end of the path: no stop there), then the fragment.
     m.path_start = i as u32;
     if i < len && b[i] == b'.' {
-        return None; // a possible dot segment
+        // A possible dot segment: the parser looks (§5.2.4).
+        m.flags = flags;
+        return Err(Some(Resume {
+            at: i,
+            stage: Stage::Path,
+        }));
     }
     // Long tails (where a query is likely and a second kernel call
     // matters) in one run, `?` marked; short ones with a stop at `?`, which
@@ -245,9 +257,22 @@ fn common_fields(s: &str, m: &mut Meta) -> Option<()> {
             }
             // Anything else, a `%` included (the kernels skip the normal
             // triplets: this one is not), is for the full parser.
+            // Everything before `j` is valid: the parser goes on at `j`.
             _ => {
                 debug_assert!(b[j] != b'%' || normal_triplet(b, j).is_none());
-                return None;
+                m.flags = flags;
+                let stage = match (path_end, query_end) {
+                    (None, _) => Stage::Path,
+                    (Some(p), None) => {
+                        m.path_end = p as u32;
+                        Stage::Query
+                    }
+                    (Some(p), Some(q)) => {
+                        (m.path_end, m.query_end) = (p as u32, q as u32);
+                        Stage::Fragment
+                    }
+                };
+                return Err(Some(Resume { at: j, stage }));
             }
         }
         let s = irinorm_simd::next_stop(b, j + 1, &QUERY_RUN);
@@ -257,7 +282,7 @@ fn common_fields(s: &str, m: &mut Meta) -> Option<()> {
     m.path_end = path_end.unwrap_or(len) as u32;
     m.query_end = query_end.unwrap_or(len) as u32;
     m.flags = flags;
-    Some(())
+    Ok(())
 }
 
 #[cfg(test)]

@@ -421,12 +421,25 @@ impl Normalizer {
         if input.len() > self.opts.max_len {
             return Err(ParseError::whole(ErrorKind::TooLong, self.opts.max_len));
         }
-        if crate::scan::common_into(input, m) {
-            debug_assert_eq!(Ok(*m), parse::parse_full(input, Grammar::IriReference));
-            return Ok(());
+        match crate::scan::common_or_resume(input, m) {
+            Ok(()) => {
+                debug_assert_eq!(Ok(*m), parse::parse_full(input, Grammar::IriReference));
+                Ok(())
+            }
+            // The scanner stopped after the authority (a lower-case triplet
+            // in a long query...): the parser goes on from there, nothing
+            // is read twice (issue 14, round 4).
+            Err(Some(r)) => {
+                let got = parse::parse_from(input, Grammar::IriReference, m, r);
+                debug_assert_eq!(got, parse::parse_full(input, Grammar::IriReference));
+                *m = got?;
+                Ok(())
+            }
+            Err(None) => {
+                *m = parse::parse_full(input, Grammar::IriReference)?;
+                Ok(())
+            }
         }
-        *m = parse::parse_full(input, Grammar::IriReference)?;
-        Ok(())
     }
 
     /// The key at `rung` appended to `out`; its components when known
@@ -830,9 +843,12 @@ pub(crate) fn write_normal<T: Trace>(
                 "/",
             );
         }
-    } else if !m.has(DOT_SEG | PCT_DIRTY) {
-        // No segment starts with '.' and no triplet decodes to one: no dot
-        // segment can appear, so the path is written in one go.
+    } else if !m.has(DOT_SEG) && (!m.has(PCT_DIRTY) || !path.as_bytes().contains(&b'%')) {
+        // No segment starts with '.' and no triplet of the path decodes to
+        // one (`PCT_DIRTY` is about the whole reference: a lower-case
+        // triplet in the query must not send the path segment by segment,
+        // issue 14 round 4): no dot segment can appear, so the path is
+        // written in one go.
         write_component(out, path, poff, pctx, form, t);
     } else if !has_auth && !path.starts_with('/') && m.scheme(s).is_some() {
         write_opaque_path(out, path, poff, pctx, form, t);

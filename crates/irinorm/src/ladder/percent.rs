@@ -4,18 +4,39 @@
 //! non-ASCII to UTF-8 triplets (RFC 3987 §3.1 step 2), `iri` decodes
 //! triplets of allowed characters (RFC 3987 §3.2, §5.3.2.3).
 //!
-//! Copies runs of bytes that need nothing in one `push_str`, found eight
-//! bytes at a time; only a triplet that changes, non-ASCII (in `uri`
-//! form) and upper-case letters (in the host) end a run.
+//! Copies runs of bytes that need nothing in one `push_str`, found by the
+//! kernels of `irinorm-simd` (16 or 32 bytes per step, [`crate::bytefind`]);
+//! only a triplet that changes, non-ASCII (in `uri` form, or a possible
+//! bidi control) and upper-case letters (in the host) end a run. In `uri`
+//! form the kernels step over the triplets that stay as they are
+//! (upper-case hex, not unreserved), so a query full of `%XX` is copied
+//! in a few calls (issue 14, round 4).
 
 use super::Form;
-use crate::bytefind::{eq, find, upper, HIGH};
+use crate::bytefind::{ascii_except, find};
 use crate::error::Component;
 use crate::mapping::{char_allowed, utf8_from_triplets};
 use crate::norm::trace::{note, Rule, Trace};
 use crate::pct::{self, push_pct};
 use crate::table::{is, UNRESERVED};
 use crate::ucs;
+use irinorm_simd::Run;
+
+/// `iri` form, and the host in both forms: every ASCII byte but `%` is
+/// plain, so every `%` ends the run and [`triplet_is_normal`] decides (in
+/// `iri` form a triplet >= 0x80 may be decoded, RFC 3987 §3.2, which the
+/// kernels' triplets cannot tell; a host's hex digits are upper case while
+/// its letters are lower-cased). In `uri` form outside the host the run is
+/// the scanner's `QUERY_RUN` (`crate::scan`): a component of a parsed
+/// reference holds only `query` characters, `%` and non-ASCII, and it steps
+/// over the triplets [`percent`] would keep (upper-case hex, RFC 3986
+/// §6.2.2.1, not unreserved, §6.2.2.2).
+///
+/// The mark (0x7f, which no parsed component holds) only selects a kernel
+/// instance the scanner does not use: a kernel instance called with one
+/// constant run has its tables folded in; sharing the scanner's instance
+/// cost its already-normal path 9 instructions per call (callgrind).
+const PLAIN_RUN: Run = Run::new(ascii_except(b"%"), None, None).mark(0x7f);
 
 /// What a component allows and needs.
 #[derive(Clone, Copy, Debug)]
@@ -55,40 +76,49 @@ pub(crate) fn write_component<T: Trace>(
     let iri = form == Form::Iri;
     let high = !iri || ctx.bidi;
     let lower = ctx.lower;
+    let kernel_run = if iri || lower {
+        &PLAIN_RUN
+    } else {
+        &crate::scan::QUERY_RUN
+    };
     let mut lowered = false;
     let mut i = 0;
     let mut run = 0;
     loop {
-        // The next byte that may need a change, eight bytes at a time
+        // The next byte that may need a change, by the SIMD kernels
         // (issue 14: the byte-by-byte test was most of the slow path on
-        // long queries).
-        i = find(b, i, |w| {
-            eq(w, b'%') | if high { w & HIGH } else { 0 } | if lower { upper(w) } else { 0 }
-        });
+        // long queries); in `iri` form without bidi controls, non-ASCII
+        // is kept and does not end the run.
+        i = find(b, i, kernel_run, !high);
         let Some(&c) = b.get(i) else {
             break;
         };
-        if c == b'%' {
+        if c == b'%' && triplet_is_normal(b, i, iri) {
             // A triplet already in normal form stays in the run: flushing
-            // the run at every `%` cost a copy call per triplet.
-            if triplet_is_normal(b, i, iri) {
-                i += 3;
-                continue;
+            // the run at every `%` cost a copy call per triplet. Except in
+            // the host, whose runs are lower-cased as a whole.
+            if lower {
+                lowered |= flush(out, text, run, i, true);
+                out.push_str(&text[i..i + 3]);
+                run = i + 3;
             }
-            out.push_str(&text[run..i]);
+            i += 3;
+            continue;
+        }
+        lowered |= flush(out, text, run, i, lower);
+        if c == b'%' {
             i += percent(out, text, i, offset, ctx, form, t);
         } else if c >= 0x80 {
-            out.push_str(&text[run..i]);
             i += non_ascii(out, text, i, offset, ctx, iri, t);
         } else {
-            out.push_str(&text[run..i]);
-            out.push(c.to_ascii_lowercase() as char);
-            lowered = true;
+            // Not in a parsed component (the runs stop at `%` and
+            // non-ASCII, or at a byte outside `query`): kept.
+            out.push(c as char);
             i += 1;
         }
         run = i;
     }
-    out.push_str(&text[run..]);
+    lowered |= flush(out, text, run, b.len(), lower);
     if T::ON && lowered {
         note(
             t,
@@ -99,6 +129,22 @@ pub(crate) fn write_component<T: Trace>(
             &text.to_ascii_lowercase(),
         );
     }
+}
+
+/// Appends `text[from..to]`, lower-cased when `lower` (the host, RFC 3986
+/// §6.2.2.1: a whole run at once rather than a stop per upper-case
+/// letter); whether that changed a byte.
+#[inline(always)]
+fn flush(out: &mut String, text: &str, from: usize, to: usize, lower: bool) -> bool {
+    let at = out.len();
+    out.push_str(&text[from..to]);
+    if !lower {
+        return false;
+    }
+    let appended = &mut out[at..];
+    let changed = appended.bytes().any(|c| c.is_ascii_uppercase());
+    appended.make_ascii_lowercase();
+    changed
 }
 
 /// Appends the non-ASCII character at `text[i..]` and returns its length:
