@@ -158,25 +158,126 @@ struct Plan {
 /// The plans of a settings file, by exact host.
 #[derive(Clone, Debug)]
 pub(crate) struct Plans {
-    // FxHash, as the index: the keys come from the settings file.
-    by_host: FxHashMap<Box<str>, u32>,
+    hosts: HostTable,
     plans: Vec<Plan>,
-    /// A bit per [`host_bit`] of each host with rules: most hosts of most
-    /// inputs have none, and are told so without hashing the whole host
-    /// (issue 11: hosts without rules at the cost of `crawler`).
-    hosts: Box<[u64; 64]>,
 }
 
-/// A bit (of 4,096) from a host's length and its first and last bytes.
+/// The little-endian word of `b[i..i + 8]`.
+#[inline(always)]
+fn word_at(b: &[u8], i: usize) -> u64 {
+    u64::from_le_bytes(b[i..i + 8].try_into().expect("8 bytes"))
+}
+
+/// The last word of `h` for [`host_hash`] and [`same_host`]: its last 8
+/// bytes (overlapping the whole words before) or, when shorter, all of
+/// it, by two overlapping loads (no `memcpy` call for a partial word).
+#[inline(always)]
+fn last_word(h: &[u8]) -> u64 {
+    let n = h.len();
+    if n >= 8 {
+        word_at(h, n - 8)
+    } else if n >= 4 {
+        let w = |i: usize| u64::from(u32::from_le_bytes(h[i..i + 4].try_into().expect("4")));
+        w(0) | w(n - 4) << 32
+    } else {
+        h.iter()
+            .enumerate()
+            .fold(0, |w, (i, &x)| w | u64::from(x) << (8 * i))
+    }
+}
+
+/// The hash of a host: FxHash's multiply-rotate over its whole words and
+/// its last word, the length folded in. One hash per URL serves both the
+/// screen and the table (issue 11: the host was hashed twice, and
+/// `hashbrown`'s probe, `str` hashing and key compare cost about 100
+/// instructions per URL).
 #[inline]
-fn host_bit(h: &[u8]) -> usize {
-    let (n, first, last) = (h.len(), h.first(), h.last());
-    let x = (n as u64)
-        | u64::from(*first.unwrap_or(&0)) << 8
-        | u64::from(*last.unwrap_or(&0)) << 16
-        | u64::from(h.get(n.wrapping_sub(2)).copied().unwrap_or(0)) << 24
-        | u64::from(h.get(1).copied().unwrap_or(0)) << 32;
-    (x.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 52) as usize
+fn host_hash(h: &[u8]) -> u64 {
+    const K: u64 = 0xf135_7aea_2e62_a9c5; // rustc-hash 2's multiplier
+    let mix = |x: u64, w: u64| (x ^ w).wrapping_mul(K).rotate_left(26);
+    let mut x = h.len() as u64;
+    let mut i = 0;
+    while i + 8 < h.len() {
+        x = mix(x, word_at(h, i));
+        i += 8;
+    }
+    // The top bits pick the screen's bit, the middle ones the slot.
+    mix(x, last_word(h)).wrapping_mul(K)
+}
+
+/// `a == b` word by word (inline: `memcmp`'s call and dispatch cost more
+/// than the compare on hosts of a few words).
+#[inline]
+fn same_host(a: &[u8], b: &[u8]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i + 8 < a.len() {
+        if word_at(a, i) != word_at(b, i) {
+            return false;
+        }
+        i += 8;
+    }
+    last_word(a) == last_word(b)
+}
+
+/// The hosts with a plan: open addressing (linear probing, at most half
+/// full) on [`host_hash`], and a 4,096-bit screen on the hash's top bits
+/// that tells most hosts without rules so before any probe. The keys come
+/// from the settings file; input hosts are only looked up, so no input
+/// can lengthen a probe.
+#[derive(Clone, Debug)]
+struct HostTable {
+    screen: Box<[u64; 64]>,
+    /// `(hash, plan)`; plan `u32::MAX`: empty.
+    slots: Box<[(u64, u32)]>,
+    /// The host of each plan, for the final compare.
+    names: Box<[Box<str>]>,
+}
+
+impl HostTable {
+    fn new(names: Vec<Box<str>>) -> HostTable {
+        let cap = (names.len() * 2).next_power_of_two().max(8);
+        let mut slots = vec![(0u64, u32::MAX); cap].into_boxed_slice();
+        let mut screen = Box::new([0u64; 64]);
+        for (i, n) in names.iter().enumerate() {
+            let h = host_hash(n.as_bytes());
+            let b = (h >> 52) as usize;
+            screen[b / 64] |= 1 << (b % 64);
+            let mut k = (h >> 20) as usize & (cap - 1);
+            while slots[k].1 != u32::MAX {
+                k = (k + 1) & (cap - 1);
+            }
+            slots[k] = (h, i as u32);
+        }
+        HostTable {
+            screen,
+            slots,
+            names: names.into_boxed_slice(),
+        }
+    }
+
+    #[inline]
+    fn get(&self, host: &[u8]) -> Option<u32> {
+        let h = host_hash(host);
+        let b = (h >> 52) as usize;
+        if self.screen[b / 64] & (1 << (b % 64)) == 0 {
+            return None;
+        }
+        let mask = self.slots.len() - 1;
+        let mut k = (h >> 20) as usize & mask;
+        loop {
+            let (sh, p) = self.slots[k];
+            if p == u32::MAX {
+                return None;
+            }
+            if sh == h && same_host(self.names[p as usize].as_bytes(), host) {
+                return Some(p);
+            }
+            k = (k + 1) & mask;
+        }
+    }
 }
 
 /// Where the components of the URL being rewritten lie in the buffer.
@@ -195,25 +296,24 @@ pub(crate) struct At {
 }
 
 impl At {
-    /// Offsets from the components of `out[start..]` (`m` describes it):
-    /// `None` when it has no scheme or host, a fragment, or a path that is
-    /// not absolute (no host rule applies to it).
-    pub(crate) fn of(out: &str, start: usize, m: &irinorm::Meta) -> Option<At> {
-        let s = &out[start..];
-        let off = |x: &str| start + (x.as_ptr() as usize - s.as_ptr() as usize);
-        let scheme = m.scheme(s)?;
-        let host = m.host(s)?;
-        if m.fragment(s).is_some() || !m.path(s).starts_with('/') {
+    /// Offsets from the components of `out[start..]` (`o` describes it,
+    /// as [`irinorm::Meta::offsets`] gives them: no `str` slicing, whose
+    /// boundary checks were most of the 106 instructions per URL this
+    /// took; issue 11): `None` when it has no scheme or host, a fragment,
+    /// or a path that is not absolute (no host rule applies to it).
+    #[inline]
+    pub(crate) fn of(out: &str, start: usize, o: &irinorm::Offsets) -> Option<At> {
+        let (scheme_end, host) = (o.scheme_end?, o.host?);
+        if o.fragment.is_some() || out.as_bytes().get(start + o.path.0) != Some(&b'/') {
             return None;
         }
-        let h = off(host);
         Some(At {
             start,
-            scheme_end: start + scheme.len(),
-            host: (h, h + host.len()),
-            port: m.port(s).map(|p| off(p) - 1),
-            path: off(m.path(s)),
-            query: m.query(s).map(|q| off(q) - 1),
+            scheme_end: start + scheme_end,
+            host: (start + host.0, start + host.1),
+            port: o.port.map(|p| start + p - 1),
+            path: start + o.path.0,
+            query: o.query.map(|(q, _)| start + q - 1),
         })
     }
 
@@ -284,26 +384,16 @@ impl Plans {
             .iter()
             .map(|(_, rs)| Plan::new(rs, &by_host))
             .collect();
-        let mut bits = Box::new([0u64; 64]);
-        for (h, _) in &hosts {
-            let b = host_bit(h.as_bytes());
-            bits[b / 64] |= 1 << (b % 64);
-        }
         Some(Plans {
-            by_host,
+            hosts: HostTable::new(hosts.iter().map(|(h, _)| (*h).into()).collect()),
             plans,
-            hosts: bits,
         })
     }
 
     /// The plan of `host`.
     #[inline]
-    pub(crate) fn lookup(&self, host: &str) -> Option<u32> {
-        let b = host_bit(host.as_bytes());
-        if self.hosts[b / 64] & (1 << (b % 64)) == 0 {
-            return None;
-        }
-        self.by_host.get(host).copied()
+    pub(crate) fn lookup(&self, host: &[u8]) -> Option<u32> {
+        self.hosts.get(host)
     }
 
     /// Runs plan `p` (of the host at `at`) on `out`, rounds of the fixed
@@ -779,4 +869,38 @@ fn substitute(sub: &Subst, out: &mut String, at: &mut At) -> bool {
     }
     at.query = q.map(|q| ps + q);
     true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every length around the word boundaries, hosts that differ in one
+    /// byte anywhere (the overlapping last word, the tail): found exactly
+    /// when present.
+    #[test]
+    fn host_table_finds_exactly_its_hosts() {
+        let base = "abcdefghijklmnopqrstuvwxyz0123456789.example";
+        let names: Vec<Box<str>> = (0..=base.len())
+            .filter(|n| n % 3 != 1)
+            .map(|n| base[..n].into())
+            .collect();
+        let t = HostTable::new(names.clone());
+        for n in 0..=base.len() {
+            let h = &base.as_bytes()[..n];
+            let want = names.iter().position(|x| x.as_bytes() == h);
+            assert_eq!(t.get(h), want.map(|i| i as u32), "{n}");
+            // One byte changed at each place: never found.
+            for i in 0..n {
+                let mut v = h.to_vec();
+                v[i] ^= 0x20;
+                assert_eq!(t.get(&v), None, "{n} {i}");
+            }
+        }
+        assert!(!same_host(b"abcdefghi", b"abcdefghj"));
+        assert!(same_host(b"abcdefghi", b"abcdefghi"));
+        assert!(!same_host(b"abc", b"abcd"));
+        assert_eq!(last_word(b"ab"), 0x6261);
+        assert_eq!(last_word(b"abcde"), 0x6564_6362_6463_6261);
+    }
 }
