@@ -616,3 +616,36 @@ fn many_removed_parameters_equal_the_reference() {
         }
     }
 }
+
+/// A host with more steps than the plan's masks hold (64): its rounds
+/// look at every step, and the first round is the same plain loop as for
+/// smaller plans. Substitutions that feed each other over several rounds
+/// and a trailing slash that makes work for them.
+#[test]
+fn plans_of_more_than_64_steps_equal_the_reference() {
+    for n in [63usize, 64, 65, 70] {
+        let mut rules: Vec<String> = (0..n)
+            .map(|i| {
+                format!(
+                    "[[host-rule]]\nhost = \"big.test\"\nrule = \"substitute\"\nfrom = \"/k{i:02}/\"\nto = \"/k{:02}\"\n",
+                    i + 1
+                )
+            })
+            .collect();
+        rules
+            .push("[[host-rule]]\nhost = \"big.test\"\nrule = \"add-trailing-slash\"\n".to_owned());
+        let set = gen_set(&rules);
+        for x in [
+            "http://big.test/k00/",
+            "http://big.test/k00/k03/x",
+            "http://big.test/a/k62/b?q=/k01/",
+            "http://big.test/none",
+        ] {
+            let want = set.apply_reference(x);
+            assert_eq!(set.apply(x), want, "{n} {x}");
+            assert_eq!(set.apply_general(x), want, "{n} {x}");
+        }
+        // Some input changed (not all pass through untouched).
+        assert!(set.apply_reference("http://big.test/k00/").is_some());
+    }
+}

@@ -426,85 +426,147 @@ impl Plans {
                 }
             }
             let n = plan.steps.len();
-            // Up to 64 steps, only the steps that must look (again): a
-            // step is a function of what it reads, so one whose inputs did
-            // not change since it last looked would say no. A round ends
-            // at the last step; the next starts when an earlier step was
-            // woken, which is when the first implementation's next round
-            // could change anything (most hosts need one round). More
-            // steps: every step every round, as the first implementation.
-            let big = n > 64;
-            let mut need = if n >= 64 { u64::MAX } else { (1u64 << n) - 1 };
-            let mut fired_in_round = false;
-            let mut k = 0usize;
             // The screens `path?query` meets, computed when a step with a
             // screen first looks, again after a change.
             let mut sig: Option<u16> = None;
-            loop {
-                if big {
-                    if k == n {
-                        if !fired_in_round || rounds == 16 {
-                            return ran;
+            // The first round looks at every step in order: a plain loop
+            // (the masks below cost about 15 instructions a step, and most
+            // URLs need one round; issue 11). It leaves in `need` the
+            // steps a step that fired woke at or before itself, which is
+            // what the masked loop would hold at the end of the round.
+            let mut need = 0u64;
+            let mut fired_in_round = false;
+            for k in 0..n {
+                match visit(plan, k, out, at, &mut sig, &mut ran) {
+                    Visit::Quiet => {}
+                    Visit::Fired => {
+                        fired_in_round = true;
+                        if n <= 64 {
+                            let upto = if k == 63 { u64::MAX } else { (2u64 << k) - 1 };
+                            need |= plan.wakes[k] & upto;
                         }
-                        rounds += 1;
-                        fired_in_round = false;
-                        k = 0;
                     }
-                } else {
-                    let ahead = if k >= 64 { 0 } else { need & (u64::MAX << k) };
-                    if ahead == 0 {
-                        if need == 0 || rounds == 16 {
-                            return ran;
+                    Visit::Alias(target) => match target {
+                        Some(t) if rounds < 16 => {
+                            plan = &self.plans[t as usize];
+                            rounds += 1;
+                            continue 'plan;
                         }
-                        rounds += 1;
-                        k = need.trailing_zeros() as usize;
-                    } else {
-                        k = ahead.trailing_zeros() as usize;
-                    }
-                    need &= !(1u64 << k);
+                        _ => return ran,
+                    },
                 }
-                let st = &plan.steps[k];
-                let fired = match &st.prefix {
-                    Some(pre) if !out[at.path..at.path_end(out)].starts_with(&**pre) => false,
-                    _ if st.screen != 0 => {
-                        let sig = *sig.get_or_insert_with(|| {
-                            out.as_bytes()[at.path..]
-                                .iter()
-                                .fold(0, |m, &b| m | plan.bytes[b as usize])
-                        });
-                        sig & st.screen == st.screen && exec(&st.op, out, at)
+            }
+            if n > 64 {
+                // More steps than the masks hold: every step every round,
+                // as the first implementation.
+                loop {
+                    if !fired_in_round || rounds == 16 {
+                        return ran;
                     }
-                    _ => exec(&st.op, out, at),
-                };
-                if fired {
-                    ran.any = true;
-                    ran.wrote |= st.writes;
-                    ran.spelled |= matches!(st.op, Op::Subst(_));
-                    fired_in_round = true;
-                    if st.writes & (PATH | QUERY) != 0 {
-                        sig = None;
-                    }
-                    if let Op::Host(_, target) = &st.op {
-                        // The canonical host has rules of its own: the
-                        // next round runs them, every one.
-                        ran.host = true;
-                        match target {
-                            Some(t) if rounds < 16 => {
-                                plan = &self.plans[*t as usize];
-                                rounds += 1;
-                                continue 'plan;
-                            }
-                            _ => return ran,
+                    rounds += 1;
+                    fired_in_round = false;
+                    for k in 0..n {
+                        match visit(plan, k, out, at, &mut sig, &mut ran) {
+                            Visit::Quiet => {}
+                            Visit::Fired => fired_in_round = true,
+                            Visit::Alias(target) => match target {
+                                Some(t) if rounds < 16 => {
+                                    plan = &self.plans[t as usize];
+                                    rounds += 1;
+                                    continue 'plan;
+                                }
+                                _ => return ran,
+                            },
                         }
                     }
-                    if !big {
-                        need |= plan.wakes[k];
+                }
+            }
+            // Later rounds: only the steps that must look again. A step is
+            // a function of what it reads, so one whose inputs did not
+            // change since it last looked would say no. A round ends at
+            // the last step; the next starts when an earlier step was
+            // woken, which is when the first implementation's next round
+            // could change anything.
+            let mut k = n;
+            loop {
+                let ahead = if k >= 64 { 0 } else { need & (u64::MAX << k) };
+                if ahead == 0 {
+                    if need == 0 || rounds == 16 {
+                        return ran;
                     }
+                    rounds += 1;
+                    k = need.trailing_zeros() as usize;
+                } else {
+                    k = ahead.trailing_zeros() as usize;
+                }
+                need &= !(1u64 << k);
+                match visit(plan, k, out, at, &mut sig, &mut ran) {
+                    Visit::Quiet => {}
+                    Visit::Fired => need |= plan.wakes[k],
+                    Visit::Alias(target) => match target {
+                        Some(t) if rounds < 16 => {
+                            plan = &self.plans[t as usize];
+                            rounds += 1;
+                            continue 'plan;
+                        }
+                        _ => return ran,
+                    },
                 }
                 k += 1;
             }
         }
     }
+}
+
+/// What one step did ([`visit`]).
+enum Visit {
+    Quiet,
+    Fired,
+    /// A host alias fired: the canonical host's plan, when it has one
+    /// (the next round runs its rules, every one).
+    Alias(Option<u32>),
+}
+
+/// Step `k` of `plan`: its path prefix and screen, then the step.
+#[inline(always)]
+fn visit(
+    plan: &Plan,
+    k: usize,
+    out: &mut String,
+    at: &mut At,
+    sig: &mut Option<u16>,
+    ran: &mut Ran,
+) -> Visit {
+    let st = &plan.steps[k];
+    if let Some(pre) = &st.prefix {
+        if !out.as_bytes()[at.path..at.path_end(out)].starts_with(pre.as_bytes()) {
+            return Visit::Quiet;
+        }
+    }
+    if st.screen != 0 {
+        let s = *sig.get_or_insert_with(|| {
+            out.as_bytes()[at.path..]
+                .iter()
+                .fold(0, |m, &b| m | plan.bytes[b as usize])
+        });
+        if s & st.screen != st.screen {
+            return Visit::Quiet;
+        }
+    }
+    if !exec(&st.op, out, at) {
+        return Visit::Quiet;
+    }
+    ran.any = true;
+    ran.wrote |= st.writes;
+    ran.spelled |= matches!(st.op, Op::Subst(_));
+    if st.writes & (PATH | QUERY) != 0 {
+        *sig = None;
+    }
+    if let Op::Host(_, target) = &st.op {
+        ran.host = true;
+        return Visit::Alias(*target);
+    }
+    Visit::Fired
 }
 
 impl Plan {
@@ -650,7 +712,8 @@ impl Plan {
 fn exec(op: &Op, out: &mut String, at: &mut At) -> bool {
     match op {
         Op::Scheme(to) => {
-            if out[at.start..at.scheme_end] == **to {
+            // Bytes, word-wise (no `str` slicing, no `memcmp` call).
+            if same_host(&out.as_bytes()[at.start..at.scheme_end], to.as_bytes()) {
                 return false;
             }
             // A port that is the default of either scheme is no port.
@@ -664,7 +727,7 @@ fn exec(op: &Op, out: &mut String, at: &mut At) -> bool {
             true
         }
         Op::Host(to, _) => {
-            if out[at.host.0..at.host.1] == **to {
+            if same_host(&out.as_bytes()[at.host.0..at.host.1], to.as_bytes()) {
                 return false;
             }
             at.splice(out, at.host.0, at.host.1, to);
