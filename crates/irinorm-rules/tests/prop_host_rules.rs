@@ -649,3 +649,61 @@ fn plans_of_more_than_64_steps_equal_the_reference() {
         assert!(set.apply_reference("http://big.test/k00/").is_some());
     }
 }
+
+/// The first-round screen of a plan (by query and final `/`) leaves out
+/// steps that cannot fire on the URL as it starts; a step that fires must
+/// still wake them: `directory-index` leaves a final `/` for
+/// `remove-trailing-slash`, a substitution makes a query or takes the
+/// final `/` away, parameters go until none is left.
+#[test]
+fn first_round_screen_wakes_what_a_step_makes_possible() {
+    let rule = |kind: &str| format!("[[host-rule]]\nhost = \"s.test\"\n{kind}\n");
+    let files = [
+        vec![
+            rule("rule = \"directory-index\"\nname = \"index.html\""),
+            rule("rule = \"remove-trailing-slash\""),
+        ],
+        vec![
+            rule("rule = \"substitute\"\nfrom = \"/story_\"\nto = \"/s?id=\""),
+            rule("rule = \"ignore-param\"\nname = \"id\""),
+            rule("rule = \"sort-query\""),
+        ],
+        vec![
+            rule("rule = \"substitute\"\nfrom = \"x/\"\nto = \"x\""),
+            rule("rule = \"add-trailing-slash\""),
+            rule("rule = \"directory-index\"\nname = \"x\""),
+        ],
+        vec![
+            rule("rule = \"ignore-param\"\nname = \"sid\""),
+            rule("rule = \"substitute\"\nfrom = \"/a/\"\nto = \"/\""),
+            rule("rule = \"remove-trailing-slash\""),
+        ],
+    ];
+    for f in files {
+        let set = gen_set(&f);
+        for x in [
+            "http://s.test/dir/index.html",
+            "http://s.test/dir/index.html?sid=1",
+            "http://s.test/story_5",
+            "http://s.test/story_5?b=1&a=2",
+            "http://s.test/x/",
+            "http://s.test/x/x/?sid=2",
+            "http://s.test/a/",
+            "http://s.test/a/a/?sid=3",
+            "http://s.test/",
+        ] {
+            let want = set.apply_reference(x);
+            assert_eq!(set.apply(x), want, "{f:?} {x}");
+        }
+    }
+    // The case the screen must not lose, by hand: the index goes, then
+    // the slash it left.
+    let set = gen_set(&[
+        rule("rule = \"directory-index\"\nname = \"index.html\""),
+        rule("rule = \"remove-trailing-slash\""),
+    ]);
+    assert_eq!(
+        set.apply("http://s.test/dir/index.html").as_deref(),
+        Some("http://s.test/dir")
+    );
+}

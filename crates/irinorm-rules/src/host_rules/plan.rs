@@ -153,6 +153,16 @@ struct Plan {
     /// BENCHMARKS.md): [`Plans::run`] splices the canonical host and
     /// starts its plan without the rounds' bookkeeping.
     alias_only: bool,
+    /// The steps that can fire in the first round, by the URL's state
+    /// when the plan starts ([`state`]: whether it has a query, whether
+    /// its path ends with `/`), decided when the file is loaded: the
+    /// query rules need a query, `remove-trailing-slash` a final `/`,
+    /// `add-trailing-slash` and `directory-index` none. A step left out
+    /// can fire later only when something it reads changed, and then the
+    /// step that changed it wakes it (issue 11: steps screened once per
+    /// plan, not one by one in the loop). Plans of more than 64 steps:
+    /// every step.
+    first: [u64; 4],
 }
 
 /// The plans of a settings file, by exact host.
@@ -168,7 +178,7 @@ fn word_at(b: &[u8], i: usize) -> u64 {
     u64::from_le_bytes(b[i..i + 8].try_into().expect("8 bytes"))
 }
 
-/// The last word of `h` for [`host_hash`] and [`same_host`]: its last 8
+/// The last word of `h` for [`host_hash`] and [`same_bytes`]: its last 8
 /// bytes (overlapping the whole words before) or, when shorter, all of
 /// it, by two overlapping loads (no `memcpy` call for a partial word).
 #[inline(always)]
@@ -206,9 +216,10 @@ fn host_hash(h: &[u8]) -> u64 {
 }
 
 /// `a == b` word by word (inline: `memcmp`'s call and dispatch cost more
-/// than the compare on hosts of a few words).
+/// than the compare on hosts, schemes and parameter names of a few
+/// words).
 #[inline]
-fn same_host(a: &[u8], b: &[u8]) -> bool {
+fn same_bytes(a: &[u8], b: &[u8]) -> bool {
     if a.len() != b.len() {
         return false;
     }
@@ -272,7 +283,7 @@ impl HostTable {
             if p == u32::MAX {
                 return None;
             }
-            if sh == h && same_host(self.names[p as usize].as_bytes(), host) {
+            if sh == h && same_bytes(self.names[p as usize].as_bytes(), host) {
                 return Some(p);
             }
             k = (k + 1) & mask;
@@ -436,24 +447,45 @@ impl Plans {
             // what the masked loop would hold at the end of the round.
             let mut need = 0u64;
             let mut fired_in_round = false;
-            for k in 0..n {
-                match visit(plan, k, out, at, &mut sig, &mut ran) {
-                    Visit::Quiet => {}
-                    Visit::Fired => {
-                        fired_in_round = true;
-                        if n <= 64 {
+            if n <= 64 {
+                // The steps of this round, in order: those the plan's
+                // state screen lets through, and those a step that fired
+                // woke after itself.
+                let mut todo = plan.first[state(out, at)];
+                while todo != 0 {
+                    let k = todo.trailing_zeros() as usize;
+                    todo &= todo - 1;
+                    match visit(plan, k, out, at, &mut sig, &mut ran) {
+                        Visit::Quiet => {}
+                        Visit::Fired => {
                             let upto = if k == 63 { u64::MAX } else { (2u64 << k) - 1 };
                             need |= plan.wakes[k] & upto;
+                            todo |= plan.wakes[k] & !upto;
                         }
+                        Visit::Alias(target) => match target {
+                            Some(t) if rounds < 16 => {
+                                plan = &self.plans[t as usize];
+                                rounds += 1;
+                                continue 'plan;
+                            }
+                            _ => return ran,
+                        },
                     }
-                    Visit::Alias(target) => match target {
-                        Some(t) if rounds < 16 => {
-                            plan = &self.plans[t as usize];
-                            rounds += 1;
-                            continue 'plan;
-                        }
-                        _ => return ran,
-                    },
+                }
+            } else {
+                for k in 0..n {
+                    match visit(plan, k, out, at, &mut sig, &mut ran) {
+                        Visit::Quiet => {}
+                        Visit::Fired => fired_in_round = true,
+                        Visit::Alias(target) => match target {
+                            Some(t) if rounds < 16 => {
+                                plan = &self.plans[t as usize];
+                                rounds += 1;
+                                continue 'plan;
+                            }
+                            _ => return ran,
+                        },
+                    }
                 }
             }
             if n > 64 {
@@ -516,6 +548,15 @@ impl Plans {
             }
         }
     }
+}
+
+/// The index of [`Plan::first`]: bit 0, the URL has a query; bit 1, its
+/// path ends with `/`.
+#[inline(always)]
+fn state(out: &str, at: &At) -> usize {
+    let pe = at.path_end(out);
+    usize::from(at.query.is_some())
+        | usize::from(pe > at.path && out.as_bytes()[pe - 1] == b'/') << 1
 }
 
 /// What one step did ([`visit`]).
@@ -691,6 +732,23 @@ impl Plan {
                 })
                 .collect()
         };
+        let first = std::array::from_fn(|st| {
+            let (query, slash) = (st & 1 != 0, st & 2 != 0);
+            steps
+                .iter()
+                .enumerate()
+                .filter(|(_, s)| match s.op {
+                    Op::Params(_) | Op::Sort => query,
+                    Op::RemoveSlash => slash,
+                    Op::AddSlash => !slash,
+                    // After a final `/` the last segment is empty.
+                    Op::Index(ref name) => !slash || name.is_empty(),
+                    _ => true,
+                })
+                .fold(0u64, |m, (k, _)| {
+                    m | 1u64.checked_shl(k as u32).unwrap_or(0)
+                })
+        });
         let alias_only = matches!(
             &steps[..],
             [Step {
@@ -704,6 +762,7 @@ impl Plan {
             wakes,
             bytes,
             alias_only,
+            first,
         }
     }
 }
@@ -713,7 +772,7 @@ fn exec(op: &Op, out: &mut String, at: &mut At) -> bool {
     match op {
         Op::Scheme(to) => {
             // Bytes, word-wise (no `str` slicing, no `memcmp` call).
-            if same_host(&out.as_bytes()[at.start..at.scheme_end], to.as_bytes()) {
+            if same_bytes(&out.as_bytes()[at.start..at.scheme_end], to.as_bytes()) {
                 return false;
             }
             // A port that is the default of either scheme is no port.
@@ -727,7 +786,7 @@ fn exec(op: &Op, out: &mut String, at: &mut At) -> bool {
             true
         }
         Op::Host(to, _) => {
-            if same_host(&out.as_bytes()[at.host.0..at.host.1], to.as_bytes()) {
+            if same_bytes(&out.as_bytes()[at.host.0..at.host.1], to.as_bytes()) {
                 return false;
             }
             at.splice(out, at.host.0, at.host.1, to);
@@ -807,17 +866,22 @@ fn remove_params(table: &[Param], out: &mut String, at: &mut At) -> bool {
     if qs == qe {
         return false;
     }
-    let path = &out[at.path..qm];
-    let q = &out[qs..qe];
-    let goes = |x: &str| {
-        let (n, v) = match x.bytes().position(|b| b == b'=') {
+    // Bytes: no `str` boundary checks, names compared word-wise.
+    let path = &out.as_bytes()[at.path..qm];
+    let q = &out.as_bytes()[qs..qe];
+    let goes = |x: &[u8]| {
+        let (n, v) = match x.iter().position(|&b| b == b'=') {
             Some(e) => (&x[..e], &x[e + 1..]),
-            None => (x, ""),
+            None => (x, &[][..]),
         };
         table.iter().any(|p| {
-            *p.name == *n
-                && p.value.as_deref().is_none_or(|d| d == v)
-                && p.prefix.as_deref().is_none_or(|pre| path.starts_with(pre))
+            same_bytes(p.name.as_bytes(), n)
+                && p.value
+                    .as_deref()
+                    .is_none_or(|d| same_bytes(d.as_bytes(), v))
+                && p.prefix
+                    .as_deref()
+                    .is_none_or(|pre| path.starts_with(pre.as_bytes()))
         })
     };
     // The parameters that go, and where the first kept one starts. Eight
@@ -828,7 +892,7 @@ fn remove_params(table: &[Param], out: &mut String, at: &mut At) -> bool {
     let mut n = 0;
     let mut more = Vec::new();
     let mut first_kept = None;
-    for (a, b) in params(q.as_bytes()) {
+    for (a, b) in params(q) {
         if goes(&q[a..b]) {
             if n < cuts.len() {
                 cuts[n] = (qs + a, qs + b);
@@ -960,9 +1024,9 @@ mod tests {
                 assert_eq!(t.get(&v), None, "{n} {i}");
             }
         }
-        assert!(!same_host(b"abcdefghi", b"abcdefghj"));
-        assert!(same_host(b"abcdefghi", b"abcdefghi"));
-        assert!(!same_host(b"abc", b"abcd"));
+        assert!(!same_bytes(b"abcdefghi", b"abcdefghj"));
+        assert!(same_bytes(b"abcdefghi", b"abcdefghi"));
+        assert!(!same_bytes(b"abc", b"abcd"));
         assert_eq!(last_word(b"ab"), 0x6261);
         assert_eq!(last_word(b"abcde"), 0x6564_6362_6463_6261);
     }
