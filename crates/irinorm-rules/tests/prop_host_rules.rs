@@ -707,3 +707,36 @@ fn first_round_screen_wakes_what_a_step_makes_possible() {
         Some("http://s.test/dir")
     );
 }
+
+/// Queries of up to 64 bytes are split by bit masks of their `&` and `=`,
+/// longer ones byte by byte: every length around 64, a removed parameter
+/// at each end, names with and without `=`, an empty last parameter, and
+/// a default value that must match exactly.
+#[test]
+fn removed_parameters_around_64_bytes_equal_the_reference() {
+    let set = gen_set(&[
+        "[[host-rule]]\nhost = \"a.test\"\nrule = \"ignore-param\"\nname = \"sid\"\n".to_owned(),
+        "[[host-rule]]\nhost = \"a.test\"\nrule = \"ignore-param\"\nname = \"flag\"\n".to_owned(),
+        "[[host-rule]]\nhost = \"a.test\"\nrule = \"default-param\"\nname = \"lang\"\nvalue = \"en\"\n"
+            .to_owned(),
+    ]);
+    let mut changed = 0;
+    for pad in 40..80 {
+        let filler = "k".repeat(pad);
+        for q in [
+            format!("sid=1&x={filler}"),
+            format!("x={filler}&sid=1"),
+            format!("x={filler}&flag"),
+            format!("flag&x={filler}&lang=en"),
+            format!("lang=fr&x={filler}&lang=en&"),
+            format!("x={filler}&sid"),
+            format!("{filler}=sid&sid={filler}"),
+        ] {
+            let x = format!("http://a.test/p?{q}");
+            let want = set.apply_reference(&x);
+            changed += usize::from(want.is_some());
+            assert_eq!(set.apply(&x), want, "{x}");
+        }
+    }
+    assert!(changed > 200, "{changed}");
+}

@@ -43,12 +43,44 @@ struct Param {
     prefix: Option<Box<str>>,
 }
 
+/// The ignored and default parameters of a host, with a screen on the
+/// names: most parameters of a query are not in the table, and are told
+/// so by their length and first byte, before any compare (issue 11).
+#[derive(Clone, Debug, Default)]
+struct ParamTable {
+    entries: Vec<Param>,
+    /// Bit `min(len, 63)` of each name's length.
+    lens: u64,
+    /// Bit `b % 64` of each name's first byte `b`.
+    first: u64,
+}
+
+impl ParamTable {
+    fn add(&mut self, p: Param) {
+        let n = p.name.as_bytes();
+        self.lens |= 1 << n.len().min(63);
+        if let Some(&b) = n.first() {
+            self.first |= 1 << (b % 64);
+        }
+        self.entries.push(p);
+    }
+
+    /// Whether `name` may be in the table (no false negative).
+    #[inline(always)]
+    fn may_hold(&self, name: &[u8]) -> bool {
+        self.lens & 1 << name.len().min(63) != 0
+            && name
+                .first()
+                .is_none_or(|&b| self.first & 1 << (b % 64) != 0)
+    }
+}
+
 #[derive(Clone, Debug)]
 enum Op {
     Scheme(Box<str>),
     /// The canonical host, and its plan when it has one.
     Host(Box<str>, Option<u32>),
-    Params(Box<[Param]>),
+    Params(Box<ParamTable>),
     Sort,
     Lower,
     Subst(Box<Subst>),
@@ -643,14 +675,14 @@ impl Plan {
                         ..
                     }) = steps.last_mut()
                     {
-                        let mut v = std::mem::take(ps).into_vec();
-                        v.push(param);
-                        *ps = v.into_boxed_slice();
+                        ps.add(param);
                         *reads |= p;
                         continue;
                     }
+                    let mut table = ParamTable::default();
+                    table.add(param);
                     steps.push(Step {
-                        op: Op::Params(vec![param].into_boxed_slice()),
+                        op: Op::Params(Box::new(table)),
                         prefix: None,
                         reads: QUERY | p,
                         writes: QUERY,
@@ -860,7 +892,7 @@ fn params(q: &[u8]) -> impl Iterator<Item = (usize, usize)> + '_ {
 /// The ignored and default parameters of the host, out of the query in
 /// one pass: a parameter goes when some entry whose path prefix holds
 /// takes it (as the rules in turn would); no query when none is left.
-fn remove_params(table: &[Param], out: &mut String, at: &mut At) -> bool {
+fn remove_params(table: &ParamTable, out: &mut String, at: &mut At) -> bool {
     let Some(qm) = at.query else { return false };
     let (qs, qe) = (qm + 1, out.len());
     if qs == qe {
@@ -869,12 +901,14 @@ fn remove_params(table: &[Param], out: &mut String, at: &mut At) -> bool {
     // Bytes: no `str` boundary checks, names compared word-wise.
     let path = &out.as_bytes()[at.path..qm];
     let q = &out.as_bytes()[qs..qe];
-    let goes = |x: &[u8]| {
-        let (n, v) = match x.iter().position(|&b| b == b'=') {
-            Some(e) => (&x[..e], &x[e + 1..]),
-            None => (x, &[][..]),
-        };
-        table.iter().any(|p| {
+    // Whether the parameter `q[a..b]`, its name ending at `e`, goes.
+    let goes = |a: usize, e: usize, b: usize| {
+        let n = &q[a..e];
+        if !table.may_hold(n) {
+            return false;
+        }
+        let v = if e < b { &q[e + 1..b] } else { &[][..] };
+        table.entries.iter().any(|p| {
             same_bytes(p.name.as_bytes(), n)
                 && p.value
                     .as_deref()
@@ -892,8 +926,8 @@ fn remove_params(table: &[Param], out: &mut String, at: &mut At) -> bool {
     let mut n = 0;
     let mut more = Vec::new();
     let mut first_kept = None;
-    for (a, b) in params(q) {
-        if goes(&q[a..b]) {
+    let mut judge = |a: usize, e: usize, b: usize| {
+        if goes(a, e, b) {
             if n < cuts.len() {
                 cuts[n] = (qs + a, qs + b);
                 n += 1;
@@ -902,6 +936,38 @@ fn remove_params(table: &[Param], out: &mut String, at: &mut At) -> bool {
             }
         } else if first_kept.is_none() {
             first_kept = Some(qs + a);
+        }
+    };
+    if q.len() <= 64 {
+        // Most queries: the `&`s and `=`s as two bit masks (SSE2 compares,
+        // as `crawler`'s filter), each parameter and its name's end read
+        // off them, no byte loop.
+        let amps = irinorm_simd::eq_mask64(q, 0, b'&');
+        let eqs = irinorm_simd::eq_mask64(q, 0, b'=');
+        let (mut a, mut rest) = (0usize, amps);
+        loop {
+            let b = if rest == 0 {
+                q.len()
+            } else {
+                rest.trailing_zeros() as usize
+            };
+            let from = u64::MAX.checked_shl(a as u32).unwrap_or(0);
+            let below = u64::MAX.checked_shl(b as u32).map_or(u64::MAX, |m| !m);
+            let e = match eqs & from & below {
+                0 => b,
+                m => m.trailing_zeros() as usize,
+            };
+            judge(a, e, b);
+            if rest == 0 {
+                break;
+            }
+            rest &= rest - 1;
+            a = b + 1;
+        }
+    } else {
+        for (a, b) in params(q) {
+            let e = q[a..b].iter().position(|&c| c == b'=').map_or(b, |i| a + i);
+            judge(a, e, b);
         }
     }
     if n == 0 {
