@@ -493,6 +493,60 @@ fn crawler_with(rules: &[String]) -> Pipeline {
     )
 }
 
+/// Whether some host, following host aliases (on any path), comes back
+/// to itself.
+fn has_alias_cycle(rules: &[String]) -> bool {
+    let mut c = Config::default();
+    let mut s = irinorm::scheme::SchemeRegistry::builtin();
+    load_toml(&rules.concat(), &mut c, &mut s).unwrap();
+    let to: Vec<(String, String)> = c
+        .host_rules
+        .iter()
+        .filter_map(|r| match &r.kind {
+            irinorm_rules::HostRuleKind::AliasHost { to } => Some((r.host.clone(), to.clone())),
+            _ => None,
+        })
+        .collect();
+    // A cycle exists iff some walk of more steps than there are aliases
+    // from some host is possible.
+    to.iter().any(|(start, _)| {
+        let mut at = vec![start.clone()];
+        for _ in 0..=to.len() {
+            at = at
+                .iter()
+                .flat_map(|h| {
+                    to.iter()
+                        .filter(move |(f, _)| f == h)
+                        .map(|(_, t)| t.clone())
+                })
+                .collect();
+            at.sort();
+            at.dedup();
+        }
+        !at.is_empty()
+    })
+}
+
+#[test]
+fn alias_cycles_are_found() {
+    let alias = |h: &str, t: &str| {
+        format!("[[host-rule]]\nhost = \"{h}\"\nrule = \"alias-host\"\nto = \"{t}\"\n")
+    };
+    assert!(has_alias_cycle(&[
+        alias("a.test", "c.test"),
+        alias("c.test", "b.test"),
+        alias("b.test", "a.test")
+    ]));
+    assert!(!has_alias_cycle(&[
+        alias("a.test", "c.test"),
+        alias("c.test", "b.test")
+    ]));
+    assert!(has_alias_cycle(&[
+        alias("a.test", "b.test"),
+        alias("b.test", "a.test")
+    ]));
+}
+
 proptest! {
     #![proptest_config(ProptestConfig { cases: 2048, ..ProptestConfig::default() })]
 
@@ -524,6 +578,12 @@ proptest! {
             p.normalize_into(&x, &mut out, &mut applied).unwrap();
             prop_assert_eq!(&out["before ".len()..], &*general.text, "{}\n{}", x, rules.concat());
             prop_assert_eq!(&applied, &general.applied);
+            // Host aliases in a cycle stop after 16 rounds, wherever
+            // that is (the first implementation's bound, docs/learning.md):
+            // then a second pass goes on around the cycle.
+            if has_alias_cycle(&rules) {
+                continue;
+            }
             let mut again = String::new();
             p.normalize_into(&out["before ".len()..], &mut again, &mut Vec::new()).unwrap();
             prop_assert_eq!(&again, &out["before ".len()..], "not idempotent: {}\n{}", x, rules.concat());
