@@ -800,3 +800,43 @@ fn removed_parameters_around_64_bytes_equal_the_reference() {
     }
     assert!(changed > 200, "{changed}");
 }
+
+/// Chains of hosts whose only rule is a host alias are resolved when the
+/// file is loaded (one splice), as long as the 16-round bound lets every
+/// alias on the way run; longer chains, chains entered after an alias of
+/// a host with other rules, and cycles go alias by alias. Every start on
+/// chains of 1 to 20 aliases, ending at a host with rules or without.
+#[test]
+fn alias_chains_equal_the_reference() {
+    let alias = |h: String, t: String| {
+        format!("[[host-rule]]\nhost = \"{h}\"\nrule = \"alias-host\"\nto = \"{t}\"\n")
+    };
+    for k in 1..=20usize {
+        for end_has_rules in [false, true] {
+            let mut rules: Vec<String> = (0..k)
+                .map(|i| alias(format!("h{i}.test"), format!("h{}.test", i + 1)))
+                .collect();
+            if end_has_rules {
+                rules.push(format!(
+                    "[[host-rule]]\nhost = \"h{k}.test\"\nrule = \"remove-trailing-slash\"\n"
+                ));
+            }
+            // Entered from a host with other rules (its alias is a step of
+            // a full plan), and a scheme alias on the way in.
+            rules.push(
+                "[[host-rule]]\nhost = \"in.test\"\nrule = \"alias-scheme\"\nto = \"https\"\n"
+                    .to_owned(),
+            );
+            rules.push(alias("in.test".into(), "h0.test".into()));
+            let set = gen_set(&rules);
+            for start in ["in.test".to_owned()]
+                .into_iter()
+                .chain((0..=k).map(|i| format!("h{i}.test")))
+            {
+                let x = format!("http://{start}/a/");
+                let want = set.apply_reference(&x);
+                assert_eq!(set.apply(&x), want, "{k} {end_has_rules} {x}");
+            }
+        }
+    }
+}

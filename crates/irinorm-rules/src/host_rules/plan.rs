@@ -185,6 +185,13 @@ struct Plan {
     /// BENCHMARKS.md): [`Plans::run`] splices the canonical host and
     /// starts its plan without the rounds' bookkeeping.
     alias_only: bool,
+    /// For an `alias_only` plan whose aliases lead, through other
+    /// `alias_only` plans and without a cycle, to a host that is not one:
+    /// that host, its plan, and the number of aliases on the way,
+    /// resolved when the file is loaded. [`Plans::run`] splices the last
+    /// host once instead of each on the way, when the 16-round bound would
+    /// let every one of them run (cycles stay as they are).
+    chain: Option<(Box<str>, Option<u32>, u32)>,
     /// The steps that can fire in the first round, by the URL's state
     /// when the plan starts ([`state`]: whether it has a query, whether
     /// its path ends with `/`), decided when the file is loaded: the
@@ -423,10 +430,33 @@ impl Plans {
             });
             hosts[n as usize].1.push(r);
         }
-        let plans = hosts
+        let mut plans: Vec<Plan> = hosts
             .iter()
             .map(|(_, rs)| Plan::new(rs, &by_host))
             .collect();
+        let alias = |p: &Plan| match (&p.steps[0].op, p.alias_only) {
+            (Op::Host(to, t), true) => Some((to.clone(), *t)),
+            _ => None,
+        };
+        for i in 0..plans.len() {
+            let Some((mut to, mut t)) = alias(&plans[i]) else {
+                continue;
+            };
+            let mut hops = 1u32;
+            let mut seen = vec![i as u32];
+            while let Some(next) = t.filter(|&n| plans[n as usize].alias_only) {
+                if seen.contains(&next) || hops >= 16 {
+                    hops = 0; // a cycle (or longer than any run): stepwise
+                    break;
+                }
+                seen.push(next);
+                (to, t) = alias(&plans[next as usize]).expect("alias_only");
+                hops += 1;
+            }
+            if hops > 0 {
+                plans[i].chain = Some((to, t, hops));
+            }
+        }
         Some(Plans {
             hosts: HostTable::new(hosts.iter().map(|(h, _)| (*h).into()).collect()),
             plans,
@@ -447,6 +477,26 @@ impl Plans {
         let mut ran = Ran::default();
         let mut rounds = 1u32;
         'plan: loop {
+            if let Some((to, target, hops)) = &plan.chain {
+                // The aliases on the way, at once: each would fire (a host
+                // is never its own alias on an acyclic chain) and start the
+                // next, as long as the rounds allow every one (the plan
+                // after the last alias starts when `rounds + hops <= 16`).
+                if rounds + hops <= 16 {
+                    at.splice(out, at.host.0, at.host.1, to);
+                    ran.any = true;
+                    ran.host = true;
+                    ran.wrote |= HOST;
+                    rounds += hops;
+                    match target {
+                        Some(t) => {
+                            plan = &self.plans[*t as usize];
+                            continue 'plan;
+                        }
+                        None => return ran,
+                    }
+                }
+            }
             if plan.alias_only {
                 // What the loop below does for a plan of one unconditional
                 // `Op::Host` step, without its masks and screens.
@@ -795,6 +845,7 @@ impl Plan {
             bytes,
             alias_only,
             first,
+            chain: None,
         }
     }
 }
