@@ -12,6 +12,13 @@
 //!   rules idempotent look again only at the steps whose input changed
 //!   (a step is a function of what it reads);
 //! - each substitution's `from` looked for by its least common byte.
+//! - the hosts with a plan in an open-addressed table on one hash of
+//!   the host, screened first by its length and end bytes;
+//! - chains of hosts whose only rule is a host alias, resolved to the
+//!   last host (one splice when the 16-round bound lets the chain run);
+//! - the steps that can fire in the first round, by whether the URL has
+//!   a query and whether its path ends with `/` (a step left out is woken
+//!   by the step that changes what it reads).
 //!
 //! The URL is changed where it lies, in the caller's buffer: a step that
 //! does not fire reads and allocates nothing; one that does cuts or
