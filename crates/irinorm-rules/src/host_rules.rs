@@ -973,12 +973,15 @@ pub(crate) fn fused(
     {
         return false;
     }
-    // The host's plan, looked up on the ladder's text (the query filter
-    // does not change the host).
-    let plan = if matches!(m.host_kind(), HostKind::RegName | HostKind::Ipv4) {
-        m.host(&out[start..]).and_then(|h| plans.lookup(h))
-    } else {
-        None
+    // The components' offsets, once (the query filter below only cuts
+    // the query and the fragment: the rest stays where it is).
+    let o = m.offsets();
+    // The host's plan, looked up on the ladder's text.
+    let plan = match (m.host_kind(), o.host) {
+        (HostKind::RegName | HostKind::Ipv4, Some((a, b))) => {
+            plans.lookup(&out.as_bytes()[start + a..start + b])
+        }
+        _ => None,
     };
     if plan.is_some() && text_len > was.len() {
         return false;
@@ -1017,19 +1020,21 @@ pub(crate) fn fused(
     };
     // The query filter only cuts: it fired when the length changed.
     let named_fired = out.len() - start != text_len;
-    let cut;
-    let m = if !named_fired {
-        m
-    } else {
-        cut = irinorm::split_trusted(&out[start..]);
-        &cut
-    };
     // No rules for the host (the common case of most files): the named
     // rules' result is the result.
     let Some(p) = plan else {
         return done(out, applied);
     };
-    let Some(mut at) = At::of(out, start, m) else {
+    let mut o = o;
+    if named_fired {
+        // The filter cut parameters or the fragment (it removes a
+        // fragment whenever one is there at this point: see the screen
+        // above). A query, if one is left, still starts at the path's end.
+        let (pe, len) = (o.path.1, out.len() - start);
+        o.fragment = None;
+        o.query = (len > pe).then_some((pe + 1, len));
+    }
+    let Some(mut at) = At::of(out, start, &o) else {
         return done(out, applied);
     };
     let ran = plans.run(p, out, &mut at);
@@ -1145,12 +1150,12 @@ impl HostRuleSet {
             return self.apply_general(url);
         };
         let m = irinorm::split_trusted(url);
-        let p = plans.lookup(m.host(url)?)?;
+        let p = plans.lookup(m.host(url)?.as_bytes())?;
         // The plan runs on a copy without the fragment (no rule reads it).
         let body = url.len() - m.fragment(url).map_or(0, |f| f.len() + 1);
         let mut out = String::with_capacity(url.len() + 8);
         out.push_str(&url[..body]);
-        let mut at = At::of(&out, 0, &irinorm::split_trusted(&out))?;
+        let mut at = At::of(&out, 0, &irinorm::split_trusted(&out).offsets())?;
         if !plans.run(p, &mut out, &mut at).any {
             return None;
         }

@@ -49,7 +49,7 @@ pub mod ucs;
 pub use error::{Component, ErrorKind, ParseError};
 pub use host::HostKind;
 pub use mapping::{iri_to_uri, iri_to_uri_with, uri_to_iri, MapError, ToUriOptions};
-pub use parse::{parse, parse_bytes, split_trusted, Grammar, Meta};
+pub use parse::{parse, parse_bytes, split_trusted, Grammar, Meta, Offsets};
 pub use reference::{
     AbsoluteIri, AbsoluteIriBuf, AbsoluteUri, AbsoluteUriBuf, Components, Iri, IriBuf, IriRef,
     IriRefBuf, IriRelativeRef, IriRelativeRefBuf, Ref, RefBuf, RelativeRef, RelativeRefBuf, Uri,

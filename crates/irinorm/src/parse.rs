@@ -162,6 +162,24 @@ pub(crate) const AUTH_DASH2: u16 = 1 << 12;
 /// Mask of the hint flags (not part of the structure).
 pub(crate) const HINTS: u16 = !(HAS_AUTH | HAS_USERINFO | HAS_QUERY | HAS_FRAGMENT);
 
+/// The components of a reference as byte offsets ([`Meta::offsets`]):
+/// each range is what the accessor of the same name slices.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Offsets {
+    /// The `:` after the scheme.
+    pub scheme_end: Option<usize>,
+    /// The host (present iff the authority is).
+    pub host: Option<(usize, usize)>,
+    /// The first port digit (after `:`); the port ends where the path starts.
+    pub port: Option<usize>,
+    /// The path.
+    pub path: (usize, usize),
+    /// The query, without `?`.
+    pub query: Option<(usize, usize)>,
+    /// The fragment's first byte (after `#`); it runs to the end.
+    pub fragment: Option<usize>,
+}
+
 /// The components of a parsed reference, as byte offsets into its text.
 ///
 /// Offsets are `u32`: references longer than 4 GiB are rejected
@@ -253,6 +271,27 @@ impl Meta {
             .then(|| (self.path_end as usize + 1, self.query_end as usize));
         let f = self.has(HAS_FRAGMENT).then(|| self.query_end as usize + 1);
         (q, f)
+    }
+
+    /// Where every component lies, as byte offsets in the reference this
+    /// `Meta` describes: what the accessors above slice, without slicing
+    /// (no `str` boundary checks). For layers that edit the reference's
+    /// bytes in place (the learned host rules: issue 11).
+    #[inline]
+    pub fn offsets(&self) -> Offsets {
+        let q = self.has(HAS_QUERY);
+        Offsets {
+            scheme_end: (self.scheme_end != 0).then_some(self.scheme_end as usize),
+            host: self
+                .has(HAS_AUTH)
+                .then_some((self.host_start as usize, self.host_end as usize)),
+            port: (self.port_start != 0).then_some(self.port_start as usize),
+            path: (self.path_start as usize, self.path_end as usize),
+            query: q.then_some((self.path_end as usize + 1, self.query_end as usize)),
+            fragment: self
+                .has(HAS_FRAGMENT)
+                .then_some(self.query_end as usize + 1),
+        }
     }
 
     /// The fragment, without `#`.
@@ -1160,6 +1199,44 @@ mod tests {
         // Counted by hand: `?` at 10, `#` at 12.
         let m = split_trusted("http://a/p?q#f");
         assert_eq!(m.query_fragment_offsets(), (Some((11, 12)), Some(13)));
+    }
+
+    #[test]
+    fn offsets_are_what_the_accessors_slice() {
+        for s in [
+            "http://a/p",
+            "http://u@a:8080/p?q=1#f",
+            "http://a:/p?",
+            "https://[::1]:443",
+            "mailto:x@y",
+            "file:///x?tapmock=1",
+            "//h/p",
+            "?q",
+            "#f",
+            "",
+        ] {
+            let m = split_trusted(s);
+            let o = m.offsets();
+            assert_eq!(o.scheme_end.map(|e| &s[..e]), m.scheme(s), "{s}");
+            assert_eq!(o.host.map(|(a, b)| &s[a..b]), m.host(s), "{s}");
+            assert_eq!(o.port.map(|a| &s[a..o.path.0]), m.port(s), "{s}");
+            assert_eq!(&s[o.path.0..o.path.1], m.path(s), "{s}");
+            assert_eq!(o.query.map(|(a, b)| &s[a..b]), m.query(s), "{s}");
+            assert_eq!(o.fragment.map(|a| &s[a..]), m.fragment(s), "{s}");
+        }
+        // Counted by hand: `http://u@a:8080/p?q=1#f`.
+        let o = split_trusted("http://u@a:8080/p?q=1#f").offsets();
+        assert_eq!(
+            (o.scheme_end, o.host, o.port, o.path, o.query, o.fragment),
+            (
+                Some(4),
+                Some((9, 10)),
+                Some(11),
+                (15, 17),
+                Some((18, 21)),
+                Some(22)
+            )
+        );
     }
 
     #[test]

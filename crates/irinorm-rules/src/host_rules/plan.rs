@@ -12,6 +12,13 @@
 //!   rules idempotent look again only at the steps whose input changed
 //!   (a step is a function of what it reads);
 //! - each substitution's `from` looked for by its least common byte.
+//! - the hosts with a plan in an open-addressed table on one hash of
+//!   the host, screened first by its length and end bytes;
+//! - chains of hosts whose only rule is a host alias, resolved to the
+//!   last host (one splice when the 16-round bound lets the chain run);
+//! - the steps that can fire in the first round, by whether the URL has
+//!   a query and whether its path ends with `/` (a step left out is woken
+//!   by the step that changes what it reads).
 //!
 //! The URL is changed where it lies, in the caller's buffer: a step that
 //! does not fire reads and allocates nothing; one that does cuts or
@@ -43,12 +50,44 @@ struct Param {
     prefix: Option<Box<str>>,
 }
 
+/// The ignored and default parameters of a host, with a screen on the
+/// names: most parameters of a query are not in the table, and are told
+/// so by their length and first byte, before any compare (issue 11).
+#[derive(Clone, Debug, Default)]
+struct ParamTable {
+    entries: Vec<Param>,
+    /// Bit `min(len, 63)` of each name's length.
+    lens: u64,
+    /// Bit `b % 64` of each name's first byte `b`.
+    first: u64,
+}
+
+impl ParamTable {
+    fn add(&mut self, p: Param) {
+        let n = p.name.as_bytes();
+        self.lens |= 1 << n.len().min(63);
+        if let Some(&b) = n.first() {
+            self.first |= 1 << (b % 64);
+        }
+        self.entries.push(p);
+    }
+
+    /// Whether `name` may be in the table (no false negative).
+    #[inline(always)]
+    fn may_hold(&self, name: &[u8]) -> bool {
+        self.lens & 1 << name.len().min(63) != 0
+            && name
+                .first()
+                .is_none_or(|&b| self.first & 1 << (b % 64) != 0)
+    }
+}
+
 #[derive(Clone, Debug)]
 enum Op {
     Scheme(Box<str>),
     /// The canonical host, and its plan when it has one.
     Host(Box<str>, Option<u32>),
-    Params(Box<[Param]>),
+    Params(Box<ParamTable>),
     Sort,
     Lower,
     Subst(Box<Subst>),
@@ -153,30 +192,177 @@ struct Plan {
     /// BENCHMARKS.md): [`Plans::run`] splices the canonical host and
     /// starts its plan without the rounds' bookkeeping.
     alias_only: bool,
+    /// For an `alias_only` plan whose aliases lead, through other
+    /// `alias_only` plans and without a cycle, to a host that is not one:
+    /// that host, its plan, and the number of aliases on the way,
+    /// resolved when the file is loaded. [`Plans::run`] splices the last
+    /// host once instead of each on the way, when the 16-round bound would
+    /// let every one of them run (cycles stay as they are).
+    chain: Option<(Box<str>, Option<u32>, u32)>,
+    /// The steps that can fire in the first round, by the URL's state
+    /// when the plan starts ([`state`]: whether it has a query, whether
+    /// its path ends with `/`), decided when the file is loaded: the
+    /// query rules need a query, `remove-trailing-slash` a final `/`,
+    /// `add-trailing-slash` and `directory-index` none. A step left out
+    /// can fire later only when something it reads changed, and then the
+    /// step that changed it wakes it (issue 11: steps screened once per
+    /// plan, not one by one in the loop). Plans of more than 64 steps:
+    /// every step.
+    first: [u64; 4],
 }
 
 /// The plans of a settings file, by exact host.
 #[derive(Clone, Debug)]
 pub(crate) struct Plans {
-    // FxHash, as the index: the keys come from the settings file.
-    by_host: FxHashMap<Box<str>, u32>,
+    hosts: HostTable,
     plans: Vec<Plan>,
-    /// A bit per [`host_bit`] of each host with rules: most hosts of most
-    /// inputs have none, and are told so without hashing the whole host
-    /// (issue 11: hosts without rules at the cost of `crawler`).
-    hosts: Box<[u64; 64]>,
 }
 
-/// A bit (of 4,096) from a host's length and its first and last bytes.
+/// The little-endian word of `b[i..i + 8]`.
+#[inline(always)]
+fn word_at(b: &[u8], i: usize) -> u64 {
+    u64::from_le_bytes(b[i..i + 8].try_into().expect("8 bytes"))
+}
+
+/// The last word of `h` for [`host_hash`] and [`same_bytes`]: its last 8
+/// bytes (overlapping the whole words before) or, when shorter, all of
+/// it, by two overlapping loads (no `memcpy` call for a partial word).
+#[inline(always)]
+fn last_word(h: &[u8]) -> u64 {
+    let n = h.len();
+    if n >= 8 {
+        word_at(h, n - 8)
+    } else if n >= 4 {
+        let w = |i: usize| u64::from(u32::from_le_bytes(h[i..i + 4].try_into().expect("4")));
+        w(0) | w(n - 4) << 32
+    } else {
+        h.iter()
+            .enumerate()
+            .fold(0, |w, (i, &x)| w | u64::from(x) << (8 * i))
+    }
+}
+
+/// The hash of a host: FxHash's multiply-rotate over its whole words and
+/// its last word, the length folded in. One hash per URL serves both the
+/// screen and the table (issue 11: the host was hashed twice, and
+/// `hashbrown`'s probe, `str` hashing and key compare cost about 100
+/// instructions per URL).
 #[inline]
-fn host_bit(h: &[u8]) -> usize {
-    let (n, first, last) = (h.len(), h.first(), h.last());
-    let x = (n as u64)
-        | u64::from(*first.unwrap_or(&0)) << 8
-        | u64::from(*last.unwrap_or(&0)) << 16
-        | u64::from(h.get(n.wrapping_sub(2)).copied().unwrap_or(0)) << 24
-        | u64::from(h.get(1).copied().unwrap_or(0)) << 32;
+fn host_hash(h: &[u8]) -> u64 {
+    const K: u64 = 0xf135_7aea_2e62_a9c5; // rustc-hash 2's multiplier
+    let mix = |x: u64, w: u64| (x ^ w).wrapping_mul(K).rotate_left(26);
+    let mut x = h.len() as u64;
+    let mut i = 0;
+    while i + 8 < h.len() {
+        x = mix(x, word_at(h, i));
+        i += 8;
+    }
+    // The top bits pick the screen's bit, the middle ones the slot.
+    mix(x, last_word(h)).wrapping_mul(K)
+}
+
+/// `a == b` word by word (inline: `memcmp`'s call and dispatch cost more
+/// than the compare on hosts, schemes and parameter names of a few
+/// words).
+#[inline]
+fn same_bytes(a: &[u8], b: &[u8]) -> bool {
+    if a.len() != b.len() {
+        return false;
+    }
+    let mut i = 0;
+    while i + 8 < a.len() {
+        if word_at(a, i) != word_at(b, i) {
+            return false;
+        }
+        i += 8;
+    }
+    last_word(a) == last_word(b)
+}
+
+/// [`HostTable::quick`]'s bit of a host: its length and its first and
+/// last two bytes, mixed by one multiply.
+#[inline(always)]
+fn quick_bit(h: &[u8]) -> usize {
+    let n = h.len();
+    let two = |i: usize| u64::from(h[i]) | u64::from(h[i + 1]) << 8;
+    let x = if n >= 2 {
+        n as u64 | two(0) << 8 | two(n - 2) << 24
+    } else {
+        n as u64 | u64::from(h.first().copied().unwrap_or(0)) << 8
+    };
     (x.wrapping_mul(0x9E37_79B9_7F4A_7C15) >> 52) as usize
+}
+
+/// The hosts with a plan: open addressing (linear probing, at most half
+/// full) on [`host_hash`], and a 4,096-bit screen on the hash's top bits
+/// that tells most hosts without rules so before any probe. The keys come
+/// from the settings file; input hosts are only looked up, so no input
+/// can lengthen a probe.
+#[derive(Clone, Debug)]
+struct HostTable {
+    /// A bit (of 4,096) per host with a plan, from its length and its
+    /// first and last two bytes ([`quick_bit`]): most hosts of most inputs
+    /// have no rules, and are told so before the hash (issue 11: a host
+    /// without rules at nearly the cost of `crawler`; on the learned
+    /// crawl, where every host has rules, it costs 18 instructions a URL).
+    quick: Box<[u64; 64]>,
+    screen: Box<[u64; 64]>,
+    /// `(hash, plan)`; plan `u32::MAX`: empty.
+    slots: Box<[(u64, u32)]>,
+    /// The host of each plan, for the final compare.
+    names: Box<[Box<str>]>,
+}
+
+impl HostTable {
+    fn new(names: Vec<Box<str>>) -> HostTable {
+        let cap = (names.len() * 2).next_power_of_two().max(8);
+        let mut slots = vec![(0u64, u32::MAX); cap].into_boxed_slice();
+        let mut screen = Box::new([0u64; 64]);
+        let mut quick = Box::new([0u64; 64]);
+        for (i, n) in names.iter().enumerate() {
+            let q = quick_bit(n.as_bytes());
+            quick[q / 64] |= 1 << (q % 64);
+            let h = host_hash(n.as_bytes());
+            let b = (h >> 52) as usize;
+            screen[b / 64] |= 1 << (b % 64);
+            let mut k = (h >> 20) as usize & (cap - 1);
+            while slots[k].1 != u32::MAX {
+                k = (k + 1) & (cap - 1);
+            }
+            slots[k] = (h, i as u32);
+        }
+        HostTable {
+            quick,
+            screen,
+            slots,
+            names: names.into_boxed_slice(),
+        }
+    }
+
+    #[inline]
+    fn get(&self, host: &[u8]) -> Option<u32> {
+        let q = quick_bit(host);
+        if self.quick[q / 64] & (1 << (q % 64)) == 0 {
+            return None;
+        }
+        let h = host_hash(host);
+        let b = (h >> 52) as usize;
+        if self.screen[b / 64] & (1 << (b % 64)) == 0 {
+            return None;
+        }
+        let mask = self.slots.len() - 1;
+        let mut k = (h >> 20) as usize & mask;
+        loop {
+            let (sh, p) = self.slots[k];
+            if p == u32::MAX {
+                return None;
+            }
+            if sh == h && same_bytes(self.names[p as usize].as_bytes(), host) {
+                return Some(p);
+            }
+            k = (k + 1) & mask;
+        }
+    }
 }
 
 /// Where the components of the URL being rewritten lie in the buffer.
@@ -195,25 +381,24 @@ pub(crate) struct At {
 }
 
 impl At {
-    /// Offsets from the components of `out[start..]` (`m` describes it):
-    /// `None` when it has no scheme or host, a fragment, or a path that is
-    /// not absolute (no host rule applies to it).
-    pub(crate) fn of(out: &str, start: usize, m: &irinorm::Meta) -> Option<At> {
-        let s = &out[start..];
-        let off = |x: &str| start + (x.as_ptr() as usize - s.as_ptr() as usize);
-        let scheme = m.scheme(s)?;
-        let host = m.host(s)?;
-        if m.fragment(s).is_some() || !m.path(s).starts_with('/') {
+    /// Offsets from the components of `out[start..]` (`o` describes it,
+    /// as [`irinorm::Meta::offsets`] gives them: no `str` slicing, whose
+    /// boundary checks were most of the 106 instructions per URL this
+    /// took; issue 11): `None` when it has no scheme or host, a fragment,
+    /// or a path that is not absolute (no host rule applies to it).
+    #[inline]
+    pub(crate) fn of(out: &str, start: usize, o: &irinorm::Offsets) -> Option<At> {
+        let (scheme_end, host) = (o.scheme_end?, o.host?);
+        if o.fragment.is_some() || out.as_bytes().get(start + o.path.0) != Some(&b'/') {
             return None;
         }
-        let h = off(host);
         Some(At {
             start,
-            scheme_end: start + scheme.len(),
-            host: (h, h + host.len()),
-            port: m.port(s).map(|p| off(p) - 1),
-            path: off(m.path(s)),
-            query: m.query(s).map(|q| off(q) - 1),
+            scheme_end: start + scheme_end,
+            host: (start + host.0, start + host.1),
+            port: o.port.map(|p| start + p - 1),
+            path: start + o.path.0,
+            query: o.query.map(|(q, _)| start + q - 1),
         })
     }
 
@@ -280,30 +465,43 @@ impl Plans {
             });
             hosts[n as usize].1.push(r);
         }
-        let plans = hosts
+        let mut plans: Vec<Plan> = hosts
             .iter()
             .map(|(_, rs)| Plan::new(rs, &by_host))
             .collect();
-        let mut bits = Box::new([0u64; 64]);
-        for (h, _) in &hosts {
-            let b = host_bit(h.as_bytes());
-            bits[b / 64] |= 1 << (b % 64);
+        let alias = |p: &Plan| match (&p.steps[0].op, p.alias_only) {
+            (Op::Host(to, t), true) => Some((to.clone(), *t)),
+            _ => None,
+        };
+        for i in 0..plans.len() {
+            let Some((mut to, mut t)) = alias(&plans[i]) else {
+                continue;
+            };
+            let mut hops = 1u32;
+            let mut seen = vec![i as u32];
+            while let Some(next) = t.filter(|&n| plans[n as usize].alias_only) {
+                if seen.contains(&next) || hops >= 16 {
+                    hops = 0; // a cycle (or longer than any run): stepwise
+                    break;
+                }
+                seen.push(next);
+                (to, t) = alias(&plans[next as usize]).expect("alias_only");
+                hops += 1;
+            }
+            if hops > 0 {
+                plans[i].chain = Some((to, t, hops));
+            }
         }
         Some(Plans {
-            by_host,
+            hosts: HostTable::new(hosts.iter().map(|(h, _)| (*h).into()).collect()),
             plans,
-            hosts: bits,
         })
     }
 
     /// The plan of `host`.
     #[inline]
-    pub(crate) fn lookup(&self, host: &str) -> Option<u32> {
-        let b = host_bit(host.as_bytes());
-        if self.hosts[b / 64] & (1 << (b % 64)) == 0 {
-            return None;
-        }
-        self.by_host.get(host).copied()
+    pub(crate) fn lookup(&self, host: &[u8]) -> Option<u32> {
+        self.hosts.get(host)
     }
 
     /// Runs plan `p` (of the host at `at`) on `out`, rounds of the fixed
@@ -314,6 +512,26 @@ impl Plans {
         let mut ran = Ran::default();
         let mut rounds = 1u32;
         'plan: loop {
+            if let Some((to, target, hops)) = &plan.chain {
+                // The aliases on the way, at once: each would fire (a host
+                // is never its own alias on an acyclic chain) and start the
+                // next, as long as the rounds allow every one (the plan
+                // after the last alias starts when `rounds + hops <= 16`).
+                if rounds + hops <= 16 {
+                    at.splice(out, at.host.0, at.host.1, to);
+                    ran.any = true;
+                    ran.host = true;
+                    ran.wrote |= HOST;
+                    rounds += hops;
+                    match target {
+                        Some(t) => {
+                            plan = &self.plans[*t as usize];
+                            continue 'plan;
+                        }
+                        None => return ran,
+                    }
+                }
+            }
             if plan.alias_only {
                 // What the loop below does for a plan of one unconditional
                 // `Op::Host` step, without its masks and screens.
@@ -336,85 +554,177 @@ impl Plans {
                 }
             }
             let n = plan.steps.len();
-            // Up to 64 steps, only the steps that must look (again): a
-            // step is a function of what it reads, so one whose inputs did
-            // not change since it last looked would say no. A round ends
-            // at the last step; the next starts when an earlier step was
-            // woken, which is when the first implementation's next round
-            // could change anything (most hosts need one round). More
-            // steps: every step every round, as the first implementation.
-            let big = n > 64;
-            let mut need = if n >= 64 { u64::MAX } else { (1u64 << n) - 1 };
-            let mut fired_in_round = false;
-            let mut k = 0usize;
             // The screens `path?query` meets, computed when a step with a
             // screen first looks, again after a change.
             let mut sig: Option<u16> = None;
-            loop {
-                if big {
-                    if k == n {
-                        if !fired_in_round || rounds == 16 {
-                            return ran;
+            // The first round looks at every step in order: a plain loop
+            // (the masks below cost about 15 instructions a step, and most
+            // URLs need one round; issue 11). It leaves in `need` the
+            // steps a step that fired woke at or before itself, which is
+            // what the masked loop would hold at the end of the round.
+            let mut need = 0u64;
+            let mut fired_in_round = false;
+            if n <= 64 {
+                // The steps of this round, in order: those the plan's
+                // state screen lets through, and those a step that fired
+                // woke after itself.
+                let mut todo = plan.first[state(out, at)];
+                while todo != 0 {
+                    let k = todo.trailing_zeros() as usize;
+                    todo &= todo - 1;
+                    match visit(plan, k, out, at, &mut sig, &mut ran) {
+                        Visit::Quiet => {}
+                        Visit::Fired => {
+                            let upto = if k == 63 { u64::MAX } else { (2u64 << k) - 1 };
+                            need |= plan.wakes[k] & upto;
+                            todo |= plan.wakes[k] & !upto;
                         }
-                        rounds += 1;
-                        fired_in_round = false;
-                        k = 0;
-                    }
-                } else {
-                    let ahead = if k >= 64 { 0 } else { need & (u64::MAX << k) };
-                    if ahead == 0 {
-                        if need == 0 || rounds == 16 {
-                            return ran;
-                        }
-                        rounds += 1;
-                        k = need.trailing_zeros() as usize;
-                    } else {
-                        k = ahead.trailing_zeros() as usize;
-                    }
-                    need &= !(1u64 << k);
-                }
-                let st = &plan.steps[k];
-                let fired = match &st.prefix {
-                    Some(pre) if !out[at.path..at.path_end(out)].starts_with(&**pre) => false,
-                    _ if st.screen != 0 => {
-                        let sig = *sig.get_or_insert_with(|| {
-                            out.as_bytes()[at.path..]
-                                .iter()
-                                .fold(0, |m, &b| m | plan.bytes[b as usize])
-                        });
-                        sig & st.screen == st.screen && exec(&st.op, out, at)
-                    }
-                    _ => exec(&st.op, out, at),
-                };
-                if fired {
-                    ran.any = true;
-                    ran.wrote |= st.writes;
-                    ran.spelled |= matches!(st.op, Op::Subst(_));
-                    fired_in_round = true;
-                    if st.writes & (PATH | QUERY) != 0 {
-                        sig = None;
-                    }
-                    if let Op::Host(_, target) = &st.op {
-                        // The canonical host has rules of its own: the
-                        // next round runs them, every one.
-                        ran.host = true;
-                        match target {
+                        Visit::Alias(target) => match target {
                             Some(t) if rounds < 16 => {
-                                plan = &self.plans[*t as usize];
+                                plan = &self.plans[t as usize];
                                 rounds += 1;
                                 continue 'plan;
                             }
                             _ => return ran,
+                        },
+                    }
+                }
+            } else {
+                for k in 0..n {
+                    match visit(plan, k, out, at, &mut sig, &mut ran) {
+                        Visit::Quiet => {}
+                        Visit::Fired => fired_in_round = true,
+                        Visit::Alias(target) => match target {
+                            Some(t) if rounds < 16 => {
+                                plan = &self.plans[t as usize];
+                                rounds += 1;
+                                continue 'plan;
+                            }
+                            _ => return ran,
+                        },
+                    }
+                }
+            }
+            if n > 64 {
+                // More steps than the masks hold: every step every round,
+                // as the first implementation.
+                loop {
+                    if !fired_in_round || rounds == 16 {
+                        return ran;
+                    }
+                    rounds += 1;
+                    fired_in_round = false;
+                    for k in 0..n {
+                        match visit(plan, k, out, at, &mut sig, &mut ran) {
+                            Visit::Quiet => {}
+                            Visit::Fired => fired_in_round = true,
+                            Visit::Alias(target) => match target {
+                                Some(t) if rounds < 16 => {
+                                    plan = &self.plans[t as usize];
+                                    rounds += 1;
+                                    continue 'plan;
+                                }
+                                _ => return ran,
+                            },
                         }
                     }
-                    if !big {
-                        need |= plan.wakes[k];
+                }
+            }
+            // Later rounds: only the steps that must look again. A step is
+            // a function of what it reads, so one whose inputs did not
+            // change since it last looked would say no. A round ends at
+            // the last step; the next starts when an earlier step was
+            // woken, which is when the first implementation's next round
+            // could change anything.
+            let mut k = n;
+            loop {
+                let ahead = if k >= 64 { 0 } else { need & (u64::MAX << k) };
+                if ahead == 0 {
+                    if need == 0 || rounds == 16 {
+                        return ran;
                     }
+                    rounds += 1;
+                    k = need.trailing_zeros() as usize;
+                } else {
+                    k = ahead.trailing_zeros() as usize;
+                }
+                need &= !(1u64 << k);
+                match visit(plan, k, out, at, &mut sig, &mut ran) {
+                    Visit::Quiet => {}
+                    Visit::Fired => need |= plan.wakes[k],
+                    Visit::Alias(target) => match target {
+                        Some(t) if rounds < 16 => {
+                            plan = &self.plans[t as usize];
+                            rounds += 1;
+                            continue 'plan;
+                        }
+                        _ => return ran,
+                    },
                 }
                 k += 1;
             }
         }
     }
+}
+
+/// The index of [`Plan::first`]: bit 0, the URL has a query; bit 1, its
+/// path ends with `/`.
+#[inline(always)]
+fn state(out: &str, at: &At) -> usize {
+    let pe = at.path_end(out);
+    usize::from(at.query.is_some())
+        | usize::from(pe > at.path && out.as_bytes()[pe - 1] == b'/') << 1
+}
+
+/// What one step did ([`visit`]).
+enum Visit {
+    Quiet,
+    Fired,
+    /// A host alias fired: the canonical host's plan, when it has one
+    /// (the next round runs its rules, every one).
+    Alias(Option<u32>),
+}
+
+/// Step `k` of `plan`: its path prefix and screen, then the step.
+#[inline(always)]
+fn visit(
+    plan: &Plan,
+    k: usize,
+    out: &mut String,
+    at: &mut At,
+    sig: &mut Option<u16>,
+    ran: &mut Ran,
+) -> Visit {
+    let st = &plan.steps[k];
+    if let Some(pre) = &st.prefix {
+        if !out.as_bytes()[at.path..at.path_end(out)].starts_with(pre.as_bytes()) {
+            return Visit::Quiet;
+        }
+    }
+    if st.screen != 0 {
+        let s = *sig.get_or_insert_with(|| {
+            out.as_bytes()[at.path..]
+                .iter()
+                .fold(0, |m, &b| m | plan.bytes[b as usize])
+        });
+        if s & st.screen != st.screen {
+            return Visit::Quiet;
+        }
+    }
+    if !exec(&st.op, out, at) {
+        return Visit::Quiet;
+    }
+    ran.any = true;
+    ran.wrote |= st.writes;
+    ran.spelled |= matches!(st.op, Op::Subst(_));
+    if st.writes & (PATH | QUERY) != 0 {
+        *sig = None;
+    }
+    if let Op::Host(_, target) = &st.op {
+        ran.host = true;
+        return Visit::Alias(*target);
+    }
+    Visit::Fired
 }
 
 impl Plan {
@@ -450,14 +760,14 @@ impl Plan {
                         ..
                     }) = steps.last_mut()
                     {
-                        let mut v = std::mem::take(ps).into_vec();
-                        v.push(param);
-                        *ps = v.into_boxed_slice();
+                        ps.add(param);
                         *reads |= p;
                         continue;
                     }
+                    let mut table = ParamTable::default();
+                    table.add(param);
                     steps.push(Step {
-                        op: Op::Params(vec![param].into_boxed_slice()),
+                        op: Op::Params(Box::new(table)),
                         prefix: None,
                         reads: QUERY | p,
                         writes: QUERY,
@@ -539,6 +849,23 @@ impl Plan {
                 })
                 .collect()
         };
+        let first = std::array::from_fn(|st| {
+            let (query, slash) = (st & 1 != 0, st & 2 != 0);
+            steps
+                .iter()
+                .enumerate()
+                .filter(|(_, s)| match s.op {
+                    Op::Params(_) | Op::Sort => query,
+                    Op::RemoveSlash => slash,
+                    Op::AddSlash => !slash,
+                    // After a final `/` the last segment is empty.
+                    Op::Index(ref name) => !slash || name.is_empty(),
+                    _ => true,
+                })
+                .fold(0u64, |m, (k, _)| {
+                    m | 1u64.checked_shl(k as u32).unwrap_or(0)
+                })
+        });
         let alias_only = matches!(
             &steps[..],
             [Step {
@@ -552,6 +879,8 @@ impl Plan {
             wakes,
             bytes,
             alias_only,
+            first,
+            chain: None,
         }
     }
 }
@@ -560,7 +889,8 @@ impl Plan {
 fn exec(op: &Op, out: &mut String, at: &mut At) -> bool {
     match op {
         Op::Scheme(to) => {
-            if out[at.start..at.scheme_end] == **to {
+            // Bytes, word-wise (no `str` slicing, no `memcmp` call).
+            if same_bytes(&out.as_bytes()[at.start..at.scheme_end], to.as_bytes()) {
                 return false;
             }
             // A port that is the default of either scheme is no port.
@@ -574,7 +904,7 @@ fn exec(op: &Op, out: &mut String, at: &mut At) -> bool {
             true
         }
         Op::Host(to, _) => {
-            if out[at.host.0..at.host.1] == **to {
+            if same_bytes(&out.as_bytes()[at.host.0..at.host.1], to.as_bytes()) {
                 return false;
             }
             at.splice(out, at.host.0, at.host.1, to);
@@ -648,23 +978,30 @@ fn params(q: &[u8]) -> impl Iterator<Item = (usize, usize)> + '_ {
 /// The ignored and default parameters of the host, out of the query in
 /// one pass: a parameter goes when some entry whose path prefix holds
 /// takes it (as the rules in turn would); no query when none is left.
-fn remove_params(table: &[Param], out: &mut String, at: &mut At) -> bool {
+fn remove_params(table: &ParamTable, out: &mut String, at: &mut At) -> bool {
     let Some(qm) = at.query else { return false };
     let (qs, qe) = (qm + 1, out.len());
     if qs == qe {
         return false;
     }
-    let path = &out[at.path..qm];
-    let q = &out[qs..qe];
-    let goes = |x: &str| {
-        let (n, v) = match x.bytes().position(|b| b == b'=') {
-            Some(e) => (&x[..e], &x[e + 1..]),
-            None => (x, ""),
-        };
-        table.iter().any(|p| {
-            *p.name == *n
-                && p.value.as_deref().is_none_or(|d| d == v)
-                && p.prefix.as_deref().is_none_or(|pre| path.starts_with(pre))
+    // Bytes: no `str` boundary checks, names compared word-wise.
+    let path = &out.as_bytes()[at.path..qm];
+    let q = &out.as_bytes()[qs..qe];
+    // Whether the parameter `q[a..b]`, its name ending at `e`, goes.
+    let goes = |a: usize, e: usize, b: usize| {
+        let n = &q[a..e];
+        if !table.may_hold(n) {
+            return false;
+        }
+        let v = if e < b { &q[e + 1..b] } else { &[][..] };
+        table.entries.iter().any(|p| {
+            same_bytes(p.name.as_bytes(), n)
+                && p.value
+                    .as_deref()
+                    .is_none_or(|d| same_bytes(d.as_bytes(), v))
+                && p.prefix
+                    .as_deref()
+                    .is_none_or(|pre| path.starts_with(pre.as_bytes()))
         })
     };
     // The parameters that go, and where the first kept one starts. Eight
@@ -675,8 +1012,8 @@ fn remove_params(table: &[Param], out: &mut String, at: &mut At) -> bool {
     let mut n = 0;
     let mut more = Vec::new();
     let mut first_kept = None;
-    for (a, b) in params(q.as_bytes()) {
-        if goes(&q[a..b]) {
+    let mut judge = |a: usize, e: usize, b: usize| {
+        if goes(a, e, b) {
             if n < cuts.len() {
                 cuts[n] = (qs + a, qs + b);
                 n += 1;
@@ -685,6 +1022,38 @@ fn remove_params(table: &[Param], out: &mut String, at: &mut At) -> bool {
             }
         } else if first_kept.is_none() {
             first_kept = Some(qs + a);
+        }
+    };
+    if q.len() <= 64 {
+        // Most queries: the `&`s and `=`s as two bit masks (SSE2 compares,
+        // as `crawler`'s filter), each parameter and its name's end read
+        // off them, no byte loop.
+        let amps = irinorm_simd::eq_mask64(q, 0, b'&');
+        let eqs = irinorm_simd::eq_mask64(q, 0, b'=');
+        let (mut a, mut rest) = (0usize, amps);
+        loop {
+            let b = if rest == 0 {
+                q.len()
+            } else {
+                rest.trailing_zeros() as usize
+            };
+            let from = u64::MAX.checked_shl(a as u32).unwrap_or(0);
+            let below = u64::MAX.checked_shl(b as u32).map_or(u64::MAX, |m| !m);
+            let e = match eqs & from & below {
+                0 => b,
+                m => m.trailing_zeros() as usize,
+            };
+            judge(a, e, b);
+            if rest == 0 {
+                break;
+            }
+            rest &= rest - 1;
+            a = b + 1;
+        }
+    } else {
+        for (a, b) in params(q) {
+            let e = q[a..b].iter().position(|&c| c == b'=').map_or(b, |i| a + i);
+            judge(a, e, b);
         }
     }
     if n == 0 {
@@ -779,4 +1148,38 @@ fn substitute(sub: &Subst, out: &mut String, at: &mut At) -> bool {
     }
     at.query = q.map(|q| ps + q);
     true
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    /// Every length around the word boundaries, hosts that differ in one
+    /// byte anywhere (the overlapping last word, the tail): found exactly
+    /// when present.
+    #[test]
+    fn host_table_finds_exactly_its_hosts() {
+        let base = "abcdefghijklmnopqrstuvwxyz0123456789.example";
+        let names: Vec<Box<str>> = (0..=base.len())
+            .filter(|n| n % 3 != 1)
+            .map(|n| base[..n].into())
+            .collect();
+        let t = HostTable::new(names.clone());
+        for n in 0..=base.len() {
+            let h = &base.as_bytes()[..n];
+            let want = names.iter().position(|x| x.as_bytes() == h);
+            assert_eq!(t.get(h), want.map(|i| i as u32), "{n}");
+            // One byte changed at each place: never found.
+            for i in 0..n {
+                let mut v = h.to_vec();
+                v[i] ^= 0x20;
+                assert_eq!(t.get(&v), None, "{n} {i}");
+            }
+        }
+        assert!(!same_bytes(b"abcdefghi", b"abcdefghj"));
+        assert!(same_bytes(b"abcdefghi", b"abcdefghi"));
+        assert!(!same_bytes(b"abc", b"abcd"));
+        assert_eq!(last_word(b"ab"), 0x6261);
+        assert_eq!(last_word(b"abcde"), 0x6564_6362_6463_6261);
+    }
 }
