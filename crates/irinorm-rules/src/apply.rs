@@ -581,11 +581,16 @@ pub(crate) fn query_in_place(
 }
 
 /// [`filter_query_in_place`] for a list of plain names and `n*` (the
-/// default list). A query of one parameter (no `&`) of at most 64 bytes,
-/// the usual one (`?id=...`, `?tapmock=...`), is judged here, inline: one
-/// `&` mask, one lookup, no frame for the general case's cuts (the fixed
-/// cost per URL of `crawler` on short URLs: issue 14, round 4). Others go
-/// to [`filter_query_blocks`].
+/// default list), in two parts. Here, inline: the screen, read-only, until
+/// the first parameter that goes; most queries have none, and then this is
+/// all (no frame for the cuts, no bookkeeping per parameter: the fixed
+/// cost per URL of `crawler` on short URLs and the cost per parameter on
+/// long ones; issue 14, round 4). The query is read 64 bytes at a time,
+/// the `&` of each block visited through its bit mask (an SSE2 compare per
+/// 16 bytes, `irinorm_simd::eq_mask64`: no search per parameter), and each
+/// parameter judged at its start by [`ParamPrefixes::matches_at`], which
+/// needs no end. At the first parameter that goes, [`filter_query_blocks`]
+/// takes over from it.
 #[inline(always)]
 fn filter_query_by_prefixes(
     out: &mut String,
@@ -595,29 +600,35 @@ fn filter_query_by_prefixes(
     names: &NameIndex,
 ) -> bool {
     let q = &out.as_bytes()[qs..qe];
-    if q.is_empty() || q.len() > 64 || irinorm_simd::eq_mask64(q, 0, b'&') != 0 {
-        return filter_query_blocks(out, qs, qe, pre, names);
+    if q.is_empty() {
+        return false;
     }
-    // One parameter: when it goes, the query goes with its `?`.
-    let hit = pre.matches_at(q, 0);
-    if hit {
-        out.replace_range(qs - 1..qe, "");
+    if pre.matches_at(q, 0) {
+        return filter_query_blocks(out, qs, qe, pre, names, 0);
     }
-    hit
+    let mut base = 0;
+    while base < q.len() {
+        let mut amps = irinorm_simd::eq_mask64(q, base, b'&');
+        while amps != 0 {
+            let at = base + amps.trailing_zeros() as usize + 1;
+            if pre.matches_at(q, at) {
+                return filter_query_blocks(out, qs, qe, pre, names, at);
+            }
+            amps &= amps - 1;
+        }
+        base += 64;
+    }
+    false
 }
 
-/// [`filter_query_by_prefixes`] on any query: a read-only pass over the
-/// query first, noting what goes;
-/// most queries stop there. The pass reads the query 64 bytes at a time
-/// and visits the `&` of each block through its bit mask (no search per
-/// parameter, no exit of a search loop to mispredict): each parameter is
-/// judged at its start by [`ParamPrefixes::matches_at`], which needs no
-/// end, and is closed at the next `&`. Then the parameters before the
-/// first kept one go with their `&` after them, and the later ones with
-/// the `&` before them, cut from the end backwards so that the offsets
-/// noted stay right, adjacent ones as one cut; when nothing is kept the
-/// `?` goes too. Past 16 removed parameters, [`filter_query_in_place`]
-/// does it.
+/// [`filter_query_by_prefixes`] from `from`, the start of the first
+/// parameter that goes (every one before it stays): the rest of the query
+/// is read as by the screen, each parameter noted when closed at the next
+/// `&`. Then the parameters before the first kept one go with their `&`
+/// after them, and the later ones with the `&` before them, cut from the
+/// end backwards so that the offsets noted stay right, adjacent ones as
+/// one cut; when nothing is kept the `?` goes too. Past 16 removed
+/// parameters, [`filter_query_in_place`] does it.
 #[inline(never)]
 fn filter_query_blocks(
     out: &mut String,
@@ -625,17 +636,16 @@ fn filter_query_blocks(
     qe: usize,
     pre: &ParamPrefixes,
     names: &NameIndex,
+    from: usize,
 ) -> bool {
-    if qs == qe {
-        return false;
-    }
     let q = &out.as_bytes()[qs..qe];
     let mut cuts = [(0usize, 0usize); 16];
     let mut n = 0;
-    let mut first_kept = usize::MAX;
+    // The parameters before `from` stay (the first of them at 0).
+    let mut first_kept = if from > 0 { 0 } else { usize::MAX };
     // The parameter being read: where it starts, whether its name matched.
-    let mut start = 0;
-    let mut hit = pre.matches_at(q, 0);
+    let mut start = from;
+    let mut hit = true;
     // At each `&` (`end`): the parameter before it is closed, the next one
     // judged; to the general filter when the cuts are full. (A macro: the
     // same code as a closure was not inlined.)
@@ -653,23 +663,19 @@ fn filter_query_blocks(
                 first_kept = start;
             }
             start = end + 1;
-            // Until a name of the query has gone, the names are judged
-            // with the empty-bucket exit, predicted on queries without
-            // tracking names (`len 161+`); after one has, without it:
-            // such queries hold more (`query-heavy`: one name in three).
-            hit = if n == 0 {
-                pre.matches_at(q, start)
-            } else {
-                pre.matches_at_unbranched(q, start)
-            };
+            // A name of this query has gone, so the next are judged
+            // without the empty-bucket exit: such queries hold more
+            // (`query-heavy`: one name in three), and there the predictor
+            // loses that branch.
+            hit = pre.matches_at_unbranched(q, start);
         }};
     }
-    // 64 bytes at a time, the `&` of each block visited through its bit
-    // mask (an SSE2 compare per 16 bytes, `irinorm_simd::eq_mask64`): no
-    // branch per word, one loop exit per block (issue 14, round 3).
-    let mut base = 0;
+    // From the block of `from`, its `&` before `from` left out.
+    let mut base = from - from % 64;
+    let mut skip = from % 64;
     while base < q.len() {
-        let mut amps = irinorm_simd::eq_mask64(q, base, b'&');
+        let mut amps = irinorm_simd::eq_mask64(q, base, b'&') & (u64::MAX << skip);
+        skip = 0;
         while amps != 0 {
             amp!(base + amps.trailing_zeros() as usize);
             amps &= amps - 1;
