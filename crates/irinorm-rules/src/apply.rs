@@ -1454,8 +1454,9 @@ mod tests {
         }
     }
 
-    /// The prefix filter (the one-parameter path inline, the block path
-    /// otherwise) against the simple filter (`filter_query_in_place`: a
+    /// The prefix filter (the inline screen, then the block filter from
+    /// the first parameter that goes) against the simple filter
+    /// (`filter_query_in_place`: a
     /// `memchr` loop and `NameIndex`) on the default list, on queries
     /// drawn from tracked names, near misses, empty parameters and long
     /// values: one parameter of every length up to past 64 bytes, and

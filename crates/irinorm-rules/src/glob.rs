@@ -376,9 +376,10 @@ impl ParamPrefixes {
     /// [`Self::matches_at`] without the early exit on an empty bucket (its
     /// entry, 0, never matches): for the parameters of a long query, where
     /// whether a name's bucket is empty is what the predictor loses (about
-    /// one name in three is a tracking name there; issue 14, round 4). A
-    /// query of one parameter keeps the exit ([`Self::matches_at`]): there
-    /// the branch is predicted and saves the loads.
+    /// one name in three is a tracking name there; issue 14, round 4). The
+    /// screen before the first name that goes keeps the exit
+    /// ([`Self::matches_at`]): on queries without tracking names the
+    /// branch is predicted and saves the loads.
     #[inline(always)]
     pub(crate) fn matches_at_unbranched(&self, q: &[u8], at: usize) -> bool {
         let x = load8(q, at);
