@@ -24,7 +24,8 @@
 //!   r/q/f-components at `scheme`); `compare(x, N_r(x))` is at most r, and
 //!   once equal, equal at every higher rung (monotone); `equivalent`
 //!   agrees with the keys; `normalize_into` and `explain` agree with
-//!   `normalize`.
+//!   `normalize`; `normalize_into_split` hands back the components of its
+//!   output (`split_trusted`'s, or the parser's for unchanged input).
 
 use irinorm::idn::IdnaProfile;
 use irinorm::ladder::{CharNorm, Form, Key, Normalizer, Options, Rung};
@@ -123,6 +124,15 @@ pub fn check(data: &[u8], rung: Rung, form: Form) {
     assert_eq!(into, out);
     assert_eq!(into_res.unwrap(), full.warnings);
     assert_eq!(n.normalize(x).unwrap(), out);
+    // The components handed to the layer above (issue 14): the parser's
+    // for unchanged input, else exactly `split_trusted` of the output.
+    let mut split = String::from(">");
+    let (_, meta) = n.normalize_into_split(x, &mut split).unwrap();
+    assert_eq!(&split[1..], out);
+    if let Some(meta) = meta {
+        let oracle = irinorm::split_trusted(out);
+        assert!(meta == oracle || (out == x && meta.same_structure(&oracle)), "{x:?}");
+    }
 
     // 1. Idempotent.
     let again = n.normalize(out).expect("the normal form parses");

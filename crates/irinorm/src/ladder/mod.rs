@@ -254,11 +254,14 @@ impl Normalizer {
     }
 
     /// [`Normalizer::normalize_into`], and the components of the text it
-    /// appended when they are known without a second scan: when the input
-    /// was already normal, the appended text is the input and its
-    /// components are the parser's (`Some`, offsets from the start of the
-    /// appended text); otherwise `None` ([`crate::split_trusted`] finds
-    /// them). For layers on top of the ladder (named rules).
+    /// appended (offsets from the start of the appended text), known
+    /// without a second scan: when the input was already normal, the
+    /// appended text is the input and its components are the parser's;
+    /// otherwise the ladder noted each component's start as it wrote it
+    /// (then the `Meta` is what [`crate::split_trusted`] gives on the
+    /// output: every hint set). Always `Some` today; `None` stays allowed
+    /// (the caller then splits the output itself). For layers on top of
+    /// the ladder (named rules: issue 14, `crawler` on rewritten input).
     #[inline]
     pub fn normalize_into_split(
         &self,
@@ -268,20 +271,21 @@ impl Normalizer {
         let mut m = Meta::default();
         self.parse_input_into(input, &mut m)?;
         let mut warnings = Vec::new();
-        match self.fast_path(input, &m, &self.opts) {
+        let start = out.len();
+        let meta = match self.fast_path(input, &m, &self.opts) {
             Fast::Same => {
                 out.push_str(input);
-                Ok((warnings, Some(m)))
+                return Ok((warnings, Some(m)));
             }
-            Fast::Root => {
-                push_with_root(out, input, &m);
-                Ok((warnings, None))
-            }
-            Fast::Slow => {
-                self.run(input, &m, &self.opts, out, &mut NoTrace, &mut warnings);
-                Ok((warnings, None))
-            }
-        }
+            Fast::Root => push_with_root(out, input, &m),
+            Fast::Slow => self.run(input, &m, &self.opts, out, &mut NoTrace, &mut warnings),
+        };
+        debug_assert_eq!(
+            meta,
+            parse::split_trusted(&out[start..]),
+            "the ladder's offsets for {input:?}"
+        );
+        Ok((warnings, Some(meta)))
     }
 
     /// The comparison key of `input` at the configured rung: the `uri`-form
@@ -461,7 +465,9 @@ impl Normalizer {
                 out.push_str(input);
                 return Ok(Some(m));
             }
-            Fast::Root => push_with_root(out, input, &m),
+            Fast::Root => {
+                push_with_root(out, input, &m);
+            }
             Fast::Slow => {
                 self.run(input, &m, &opts, out, &mut NoTrace, &mut Vec::new());
                 key::project(out, start, &opts);
@@ -500,7 +506,9 @@ impl Normalizer {
             write_normal(input, m, o, &mut out, &mut NoTrace, &mut w);
             let mut want = String::new();
             match fast {
-                Fast::Root => push_with_root(&mut want, input, m),
+                Fast::Root => {
+                    push_with_root(&mut want, input, m);
+                }
                 _ => want.push_str(input),
             }
             assert!(
@@ -515,6 +523,7 @@ impl Normalizer {
 
     /// Everything before the ladder proper: base resolution and character
     /// normalization, then [`write_normal`].
+    /// Returns the components of what it appended, as [`write_normal`].
     fn run<T: Trace>(
         &self,
         input: &str,
@@ -523,7 +532,7 @@ impl Normalizer {
         out: &mut String,
         t: &mut T,
         w: &mut Vec<Warning>,
-    ) {
+    ) -> Meta {
         let resolved;
         let (mut s, mut meta) = (input, *m);
         if let Some((base, bm)) = &self.base {
@@ -569,7 +578,7 @@ impl Normalizer {
                 return write_normal(&normalized, &nm, o, out, t, w);
             }
         }
-        write_normal(s, &meta, o, out, t, w);
+        write_normal(s, &meta, o, out, t, w)
     }
 }
 
@@ -659,13 +668,21 @@ enum Fast {
     Root,
 }
 
-/// The input with `/` inserted where its (empty) path is.
+/// The input with `/` inserted where its (empty) path is; returns the
+/// components of what it appended: the parser's, shifted by the `/` after
+/// the path's start, with every hint set (as [`write_normal`] returns
+/// them: what [`crate::split_trusted`] gives on the output).
 #[inline]
-fn push_with_root(out: &mut String, s: &str, m: &Meta) {
+fn push_with_root(out: &mut String, s: &str, m: &Meta) -> Meta {
     let p = m.path_start as usize;
     out.push_str(&s[..p]);
     out.push('/');
     out.push_str(&s[p..]);
+    let mut r = *m;
+    r.path_end += 1;
+    r.query_end += 1;
+    r.flags |= parse::HINTS;
+    r
 }
 
 /// Whether the parser's hints prove that `s` is already normal (or normal
@@ -746,7 +763,14 @@ fn fast_kind(s: &str, m: &Meta, o: &Options) -> Fast {
     Fast::Same
 }
 
-/// Rungs 1 and 2 in one pass over the components of `s`, appending to `out`.
+/// Rungs 1 and 2 in one pass over the components of `s`, appending to
+/// `out`. Returns the components of what it appended (offsets from where
+/// it started), noted as each is written: exactly what
+/// [`crate::split_trusted`] gives on the appended text (every hint set,
+/// the host's kind from its written bytes), so that a layer on top of the
+/// ladder (named rules) need not find them again (issue 14). A debug check
+/// in [`Normalizer::normalize_into_split`] and a property test compare
+/// the two.
 pub(crate) fn write_normal<T: Trace>(
     s: &str,
     m: &Meta,
@@ -754,8 +778,15 @@ pub(crate) fn write_normal<T: Trace>(
     out: &mut String,
     t: &mut T,
     w: &mut Vec<Warning>,
-) {
+) -> Meta {
     let start = out.len();
+    // The offsets, relative to `start` (a reference is at most `max_len`,
+    // and a `Meta`'s offsets are u32: the parser refused longer input).
+    let rel = |out: &String| (out.len() - start) as u32;
+    let mut r = Meta {
+        flags: parse::HINTS,
+        ..Meta::default()
+    };
     if o.rung == Rung::String {
         // Rung 0 is the identity; it never maps an IRI to a URI.
         match m.fragment(s).filter(|_| o.ignore_fragment) {
@@ -772,7 +803,8 @@ pub(crate) fn write_normal<T: Trace>(
             }
             None => out.push_str(s),
         }
-        return;
+        // The input itself, or cut before its `#` (rare: no bookkeeping).
+        return parse::split_trusted(&out[start..]);
     }
     let rung2 = o.rung == Rung::Scheme;
     let form = o.form;
@@ -798,6 +830,7 @@ pub(crate) fn write_normal<T: Trace>(
         if rung2 {
             info = scheme_info(o, &out[at..]);
         }
+        r.scheme_end = rel(out);
         out.push(':');
     }
 
@@ -805,7 +838,10 @@ pub(crate) fn write_normal<T: Trace>(
     let has_auth = m.has(HAS_AUTH);
     if has_auth {
         out.push_str("//");
+        r.flags |= parse::HAS_AUTH;
+        r.auth_start = rel(out);
         if let Some(ui) = m.userinfo(s) {
+            r.flags |= parse::HAS_USERINFO;
             write_component(
                 out,
                 ui,
@@ -816,13 +852,28 @@ pub(crate) fn write_normal<T: Trace>(
             );
             out.push('@');
         }
+        r.host_start = rel(out);
+        let host_at = out.len();
         host::write_host(out, s, m, o, &info, t, w);
+        r.host_end = rel(out);
+        // The kind of what was written: a name may have become an IPv4
+        // address (`%31.2.3.4`, full-width digits mapped by UTS #46).
+        let written = &out.as_bytes()[host_at..];
+        r.host_kind = match (written.first(), written.get(1)) {
+            (Some(b'['), Some(b'v' | b'V')) => HostKind::IpvFuture,
+            (Some(b'['), _) => HostKind::Ipv6,
+            _ => parse::reg_name_kind(written),
+        };
         if let Some(p) = m.port(s) {
             if rung2 {
                 port::write_port(out, p, info.default_port, m.port_start as usize, t);
             } else {
                 out.push(':');
                 out.push_str(p);
+            }
+            // A default or empty port is not written, nor its `:`.
+            if rel(out) != r.host_end {
+                r.port_start = r.host_end + 1;
             }
         }
     }
@@ -831,6 +882,7 @@ pub(crate) fn write_normal<T: Trace>(
     let path = m.path(s);
     let poff = m.path_start as usize;
     let pctx = Ctx::of(Component::Path, bidi);
+    r.path_start = rel(out);
     if path.is_empty() {
         if rung2 && has_auth && info.empty_path_is_root {
             out.push('/');
@@ -906,8 +958,11 @@ pub(crate) fn write_normal<T: Trace>(
         }
     }
 
+    r.path_end = rel(out);
+
     // Query and fragment: the empty query keeps its '?' at every rung.
     if let Some(q) = m.query(s) {
+        r.flags |= parse::HAS_QUERY;
         out.push('?');
         write_component(
             out,
@@ -918,6 +973,7 @@ pub(crate) fn write_normal<T: Trace>(
             t,
         );
     }
+    r.query_end = rel(out);
     if let Some(fr) = m.fragment(s) {
         let foff = m.query_end as usize + 1;
         if o.ignore_fragment {
@@ -930,16 +986,21 @@ pub(crate) fn write_normal<T: Trace>(
                 "",
             );
         } else {
+            r.flags |= parse::HAS_FRAGMENT;
             out.push('#');
             write_component(out, fr, foff, Ctx::of(Component::Fragment, bidi), form, t);
         }
     }
 
     // Scheme-specific rules last: they see the generic normal form (`file`
-    // was handled with the host).
+    // was handled with the host). They may rewrite anything (`mailto`,
+    // `urn`, `tel`, `data`: rare in bulk input), so the components are
+    // found again then.
     if rung2 && !matches!(info.special, Special::None | Special::File) {
         scheme::apply(info.special, out, start, o.form, &o.idna, t, w);
+        return parse::split_trusted(&out[start..]);
     }
+    r
 }
 
 #[cfg(test)]
