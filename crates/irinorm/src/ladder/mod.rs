@@ -667,7 +667,14 @@ fn fast_kind(s: &str, m: &Meta, o: &Options) -> Fast {
             Fast::Same
         };
     }
-    if f & (UPPER_SCHEME | UPPER_HOST | PCT_DIRTY | DOT_SEG) != 0 {
+    if f & (UPPER_SCHEME | UPPER_HOST | PCT_DIRTY) != 0 {
+        return Fast::Slow;
+    }
+    // DOT_SEG: a segment starts with `.`. Only `.` and `..` as whole
+    // segments are dot segments (RFC 3986 §5.2.4, §6.2.2.3); without
+    // them, and without a triplet that decodes to `.` (PCT_DIRTY, above),
+    // removing dot segments changes nothing (`/.well-known/`).
+    if f & DOT_SEG != 0 && crate::path::has_dot_segment(m.path(s)) {
         return Fast::Slow;
     }
     match o.form {
