@@ -135,6 +135,20 @@ pub(crate) fn common_into(s: &str, m: &mut Meta) -> bool {
     common_fields(s, m).is_some()
 }
 
+/// The path from `i` (and the query, on long tails: [`PATH_QUERY_RUN`]).
+/// Long tails (where a query is likely and a second kernel call matters)
+/// in one run, `?` marked; short ones with a stop at `?`, which is cheaper
+/// there (BENCHMARKS.md, issue 14 round 2). Every call has a constant run,
+/// so the kernel's choice of loop folds away.
+#[inline(always)]
+fn path_run(b: &[u8], i: usize) -> irinorm_simd::Stop {
+    if b.len() - i > FUSE_ABOVE {
+        irinorm_simd::next_stop(b, i, &PATH_QUERY_RUN)
+    } else {
+        irinorm_simd::next_stop(b, i, &PATH_RUN)
+    }
+}
+
 #[inline(always)]
 fn common_fields(s: &str, m: &mut Meta) -> Option<()> {
     let b = s.as_bytes();
@@ -212,18 +226,7 @@ fn common_fields(s: &str, m: &mut Meta) -> Option<()> {
     if i < len && b[i] == b'.' {
         return None; // a possible dot segment
     }
-    // Long tails (where a query is likely and a second kernel call
-    // matters) in one run, `?` marked; short ones with a stop at `?`, which
-    // is cheaper there (BENCHMARKS.md, issue 14 round 2). Every call has a
-    // constant run, so the kernel's choice of loop folds away.
-    let path_run = |i: usize| {
-        if len - i > FUSE_ABOVE {
-            irinorm_simd::next_stop(b, i, &PATH_QUERY_RUN)
-        } else {
-            irinorm_simd::next_stop(b, i, &PATH_RUN)
-        }
-    };
-    let s = path_run(i);
+    let s = path_run(b, i);
     add_pct(&mut flags, s.pct);
     let (mut path_end, mut query_end) = (None, None);
     if s.mark < s.at {
@@ -247,7 +250,7 @@ fn common_fields(s: &str, m: &mut Meta) -> Option<()> {
                     return None;
                 }
                 flags |= DOT_SEG;
-                let s = path_run(j + 1);
+                let s = path_run(b, j + 1);
                 add_pct(&mut flags, s.pct);
                 if s.mark < s.at {
                     path_end = Some(s.mark);

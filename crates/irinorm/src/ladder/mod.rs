@@ -715,10 +715,15 @@ fn fast_kind(s: &str, m: &Meta, o: &Options) -> Fast {
                 HostKind::Ipv6 => return Fast::Slow,
                 // Without `%`, non-ASCII and "--" anywhere in the authority
                 // (parser hints) no host can need UTS #46, unless the
-                // profile checks ASCII names too.
+                // profile checks ASCII names too. PCT_ANY is any `%` in
+                // the reference: in the path or query it says nothing of
+                // the host, so without the other two hints the host itself
+                // is searched for a `%`, which is then all that
+                // `may_need_idn_bytes` would find.
                 HostKind::RegName
                     if info.dns_host
-                        && (f & (NON_ASCII | PCT_ANY | AUTH_DASH2) != 0
+                        && (f & (NON_ASCII | AUTH_DASH2) != 0
+                            || (f & PCT_ANY != 0 && host.contains(&b'%'))
                             || o.idna.checks_ascii())
                         && crate::norm::domain::may_need_idn_bytes(host, &o.idna) =>
                 {

@@ -376,6 +376,18 @@ fn fast_paths_agree_with_the_full_computation() {
             "http://a.example/?q",
             Fast::Slow,
         ),
+        // A `%` in the path or query says nothing of the host; one in the
+        // host may need UTS #46 (here not: a reserved character).
+        (
+            "http://a.example/%2F?q=%C3%A9",
+            "http://a.example/%2F?q=%C3%A9",
+            Fast::Same,
+        ),
+        (
+            "http://a%2Cb.example/%2F",
+            "http://a%2Cb.example/%2F",
+            Fast::Slow,
+        ),
         ("HTTP://a.example", "http://a.example/", Fast::Slow),
         (
             "http://xn--bcher-kva.example",
