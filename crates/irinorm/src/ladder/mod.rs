@@ -715,15 +715,14 @@ fn fast_kind(s: &str, m: &Meta, o: &Options) -> Fast {
                 HostKind::Ipv6 => return Fast::Slow,
                 // Without `%`, non-ASCII and "--" anywhere in the authority
                 // (parser hints) no host can need UTS #46, unless the
-                // profile checks ASCII names too. PCT_ANY is any `%` in
-                // the reference: in the path or query it says nothing of
-                // the host, so without the other two hints the host itself
-                // is searched for a `%`, which is then all that
-                // `may_need_idn_bytes` would find.
+                // profile checks ASCII names too. (PCT_ANY is any `%`, in
+                // the path and query too: searching the host for one
+                // instead, by `memchr` or eight bytes at a time, cost more
+                // mispredicted branches than `scan_host` on query-heavy
+                // URLs; BENCHMARKS.md, issue 14 round 4.)
                 HostKind::RegName
                     if info.dns_host
-                        && (f & (NON_ASCII | AUTH_DASH2) != 0
-                            || (f & PCT_ANY != 0 && host.contains(&b'%'))
+                        && (f & (NON_ASCII | PCT_ANY | AUTH_DASH2) != 0
                             || o.idna.checks_ascii())
                         && crate::norm::domain::may_need_idn_bytes(host, &o.idna) =>
                 {
