@@ -119,6 +119,10 @@ impl Triplets {
     }
 }
 
+/// [`Run::pair`] when there is none (0x80 is never plain: no effect; the
+/// vector kernels then skip the pair's compares).
+const NO_PAIR: [u8; 2] = [0x80, 0x80];
+
 /// What continues a run of bytes (see [`Kernel::next_stop`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Run {
@@ -146,7 +150,7 @@ impl Run {
     pub const fn new(plain: Class, pair: Option<[u8; 2]>, triplets: Option<Triplets>) -> Run {
         let pair = match pair {
             Some(p) => p,
-            None => [0x80, 0x80],
+            None => NO_PAIR,
         };
         if let Some(t) = &triplets {
             assert!(!plain.contains(b'%'), "`%` must end a run with triplets");
@@ -324,13 +328,24 @@ impl Kernel {
         #[cfg(target_arch = "x86_64")]
         macro_rules! by_kind {
             ($k:ident) => {
-                match (run.triplets.is_some(), run.dense, run.mark < 0x80) {
-                    (false, _, false) => x86::$k::<false, false, false>(b, i, run),
-                    (false, _, true) => x86::$k::<false, false, true>(b, i, run),
-                    (true, false, false) => x86::$k::<true, false, false>(b, i, run),
-                    (true, false, true) => x86::$k::<true, false, true>(b, i, run),
-                    (true, true, false) => x86::$k::<true, true, false>(b, i, run),
-                    (true, true, true) => x86::$k::<true, true, true>(b, i, run),
+                match (
+                    run.triplets.is_some(),
+                    run.dense,
+                    run.mark < 0x80,
+                    run.pair != NO_PAIR,
+                ) {
+                    (false, _, false, false) => x86::$k::<false, false, false, false>(b, i, run),
+                    (false, _, false, true) => x86::$k::<false, false, false, true>(b, i, run),
+                    (false, _, true, false) => x86::$k::<false, false, true, false>(b, i, run),
+                    (false, _, true, true) => x86::$k::<false, false, true, true>(b, i, run),
+                    (true, false, false, false) => x86::$k::<true, false, false, false>(b, i, run),
+                    (true, false, false, true) => x86::$k::<true, false, false, true>(b, i, run),
+                    (true, false, true, false) => x86::$k::<true, false, true, false>(b, i, run),
+                    (true, false, true, true) => x86::$k::<true, false, true, true>(b, i, run),
+                    (true, true, false, false) => x86::$k::<true, true, false, false>(b, i, run),
+                    (true, true, false, true) => x86::$k::<true, true, false, true>(b, i, run),
+                    (true, true, true, false) => x86::$k::<true, true, true, false>(b, i, run),
+                    (true, true, true, true) => x86::$k::<true, true, true, true>(b, i, run),
                 }
             };
         }

@@ -137,6 +137,52 @@ fn every_byte_at_every_position() {
     }
 }
 
+/// A triplet, normal or not (a digit that is not a hex digit, lower case,
+/// an unreserved value, cut short by the end), at every position of
+/// inputs around one and two steps of each kernel's loop: the vector
+/// kernels judge a triplet's digits on the hex mask shifted by one and two
+/// positions, with the two bytes after a step carried in, so a triplet
+/// across a step's end is the case to get right. A normal triplet a few
+/// bytes earlier keeps the loop in its triplet-judging branch.
+#[test]
+fn triplet_at_every_position() {
+    let digits: [&[u8; 2]; 14] = [
+        b"2F", b"C3", b"A9", b"8A", b"41", b"7E", b"2f", b"G0", b"g0", b"/0", b"2G", b"2z", b"2-",
+        b"2%",
+    ];
+    for len in (30..=40usize).chain(62..=72).chain(126..=136) {
+        for at in 0..len {
+            for d in digits {
+                for lead in [false, true] {
+                    let mut b = vec![b'a'; len];
+                    if lead && at >= 5 {
+                        b[at - 5..at - 2].copy_from_slice(b"%3A");
+                    }
+                    b[at] = b'%';
+                    for (k, &x) in d.iter().enumerate() {
+                        if at + 1 + k < len {
+                            b[at + 1 + k] = x;
+                        }
+                    }
+                    for run in &RUNS {
+                        for start in [1, 2] {
+                            let want = Kernel::SCALAR.next_stop(&b, start, run);
+                            for k in Kernel::supported() {
+                                assert_eq!(
+                                    k.next_stop(&b, start, run),
+                                    want,
+                                    "{k:?} {len} {at} {:?} {run:?}",
+                                    String::from_utf8_lossy(&b)
+                                );
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
 /// The scalar kernel itself, against a model written from the definition.
 #[test]
 fn scalar_semantics() {

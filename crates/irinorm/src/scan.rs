@@ -29,7 +29,9 @@
 //! crate keeps `#![forbid(unsafe_code)]`: the dispatch's `unsafe` lives in
 //! `irinorm-simd`.
 
-use crate::parse::{Meta, Resume, Stage, HAS_AUTH, HAS_FRAGMENT, HAS_QUERY, PCT_ANY, PCT_HIGH};
+use crate::parse::{
+    Meta, Resume, Stage, DOT_SEG, HAS_AUTH, HAS_FRAGMENT, HAS_QUERY, PCT_ANY, PCT_HIGH,
+};
 use crate::table::{self, DIGIT, HEXDIG, QUERY as QUERY_CLASS, REG_NAME, UNRESERVED, UPPER};
 use irinorm_simd::{Class, Run, Triplets};
 
@@ -56,7 +58,7 @@ pub(crate) const HOST_RUN: Run =
 /// The path and the query (RFC 3986 §3.3, §3.4: the `query` characters),
 /// the first `?`, which ends the path, marked ([`Run::mark`]); a `.` after
 /// a `/` may start a dot segment (§5.2.4: the parser's DOT_SEG hint), the
-/// full parser looks (in the query the caller goes on).
+/// scanner looks (in the query it goes on).
 pub(crate) const PATH_QUERY_RUN: Run = Run::new(
     Class::from_table(&T, QUERY_CLASS, 0),
     Some(*b"/."),
@@ -142,6 +144,20 @@ pub(crate) fn common_or_resume(s: &str, m: &mut Meta) -> Result<(), Option<Resum
     common_fields(s, m)
 }
 
+/// The path from `i` (and the query, on long tails: [`PATH_QUERY_RUN`]).
+/// Long tails (where a query is likely and a second kernel call matters)
+/// in one run, `?` marked; short ones with a stop at `?`, which is cheaper
+/// there (BENCHMARKS.md, issue 14 round 2). Every call has a constant run,
+/// so the kernel's choice of loop folds away.
+#[inline(always)]
+fn path_run(b: &[u8], i: usize) -> irinorm_simd::Stop {
+    if b.len() - i > FUSE_ABOVE {
+        irinorm_simd::next_stop(b, i, &PATH_QUERY_RUN)
+    } else {
+        irinorm_simd::next_stop(b, i, &PATH_RUN)
+    }
+}
+
 #[inline(always)]
 fn common_fields(s: &str, m: &mut Meta) -> Result<(), Option<Resume>> {
     let b = s.as_bytes();
@@ -224,15 +240,7 @@ fn common_fields(s: &str, m: &mut Meta) -> Result<(), Option<Resume>> {
             stage: Stage::Path,
         }));
     }
-    // Long tails (where a query is likely and a second kernel call
-    // matters) in one run, `?` marked; short ones with a stop at `?`, which
-    // is cheaper there (BENCHMARKS.md, issue 14 round 2). Every call has a
-    // constant run, so the kernel's choice of loop folds away.
-    let s = if len - i > FUSE_ABOVE {
-        irinorm_simd::next_stop(b, i, &PATH_QUERY_RUN)
-    } else {
-        irinorm_simd::next_stop(b, i, &PATH_RUN)
-    };
+    let s = path_run(b, i);
     add_pct(&mut flags, s.pct);
     let (mut path_end, mut query_end) = (None, None);
     if s.mark < s.at {
@@ -244,6 +252,32 @@ fn common_fields(s: &str, m: &mut Meta) -> Result<(), Option<Resume>> {
         match b[j] {
             // `/.` ends the fused run; after the `?` it is query text (§3.4).
             b'.' if path_end.is_some() => {}
+            // `/.` in the path: a dot segment only when the segment is `.`
+            // or `..` whole (§3.3, §5.2.4), which the full parser rewrites.
+            // Otherwise (`/.well-known/`, `/.git/`: 2% of URLs over 160
+            // bytes) the path goes on, with the parser's hint for any
+            // segment that starts with `.` (DOT_SEG), which the ladder's
+            // fast path then checks (`fast_kind`).
+            b'.' => {
+                let ends = |k: usize| k >= len || matches!(b[k], b'/' | b'?' | b'#');
+                if ends(j + 1) || (b[j + 1] == b'.' && ends(j + 2)) {
+                    // A whole dot segment: the parser goes on here.
+                    m.flags = flags;
+                    return Err(Some(Resume {
+                        at: j,
+                        stage: Stage::Path,
+                    }));
+                }
+                flags |= DOT_SEG;
+                let s = path_run(b, j + 1);
+                add_pct(&mut flags, s.pct);
+                if s.mark < s.at {
+                    path_end = Some(s.mark);
+                    flags |= HAS_QUERY;
+                }
+                j = s.at;
+                continue;
+            }
             b'?' if path_end.is_none() => {
                 path_end = Some(j);
                 flags |= HAS_QUERY;
@@ -394,6 +428,12 @@ mod tests {
             "urn:isbn:0451450523-and-some-more",
             "http://example.com/?a=%2F%3A%C3%A9&b=c%20d%20e%20f%20g%20h%20i%20j%20k%2A",
             "http://example.com/p%20q/r%C3%A9s?x=%5B%5D#%25%23",
+            // Segments that start with `.` without being dot segments: the
+            // parser's DOT_SEG hint, set here too.
+            "https://example.com/.well-known/pki-validation/x.txt",
+            "http://example.com/a/..b/.c./.d?e=/./f#/../g",
+            "http://example.com/a/.b/c/d/e/f/g/h/i/j/k/l/m/n/o/p/q/r/s/t/u/v/w/x/y/z/.z?q",
+            "http://example.com/a/b/c/d/e/f/g/h/i/j/k/l/m/n/o/p/q/r/s/t/u/v/w/x/y/z/.z?q",
         ];
         for s in accepted {
             let want = parse(s, Grammar::IriReference).unwrap();
@@ -418,6 +458,13 @@ mod tests {
             "http:/example.com/a/b/c/d/..",
             "short://a",
             "http://a.example.com/x/y/z/%2F%41",
+            // Dot segments, at the end, before `?`, `#`, `/`.
+            "http://example.com/.well-known/.",
+            "http://example.com/.well-known/..",
+            "http://example.com/.well-known/.?q",
+            "http://example.com/.well-known/..#f",
+            "http://example.com/.well-known/../x",
+            "http://example.com/a/b/c/d/e/f/g/h/i/j/k/l/m/n/o/p/q/r/s/t/u/v/w/x/.y/./z?q",
         ];
         for s in refused {
             assert_eq!(common(s), None, "{s}");

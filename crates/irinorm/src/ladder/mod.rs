@@ -697,7 +697,14 @@ fn fast_kind(s: &str, m: &Meta, o: &Options) -> Fast {
             Fast::Same
         };
     }
-    if f & (UPPER_SCHEME | UPPER_HOST | PCT_DIRTY | DOT_SEG) != 0 {
+    if f & (UPPER_SCHEME | UPPER_HOST | PCT_DIRTY) != 0 {
+        return Fast::Slow;
+    }
+    // DOT_SEG: a segment starts with `.`. Only `.` and `..` as whole
+    // segments are dot segments (RFC 3986 §5.2.4, §6.2.2.3); without
+    // them, and without a triplet that decodes to `.` (PCT_DIRTY, above),
+    // removing dot segments changes nothing (`/.well-known/`).
+    if f & DOT_SEG != 0 && crate::path::has_dot_segment(m.path(s)) {
         return Fast::Slow;
     }
     match o.form {
@@ -738,7 +745,11 @@ fn fast_kind(s: &str, m: &Meta, o: &Options) -> Fast {
                 HostKind::Ipv6 => return Fast::Slow,
                 // Without `%`, non-ASCII and "--" anywhere in the authority
                 // (parser hints) no host can need UTS #46, unless the
-                // profile checks ASCII names too.
+                // profile checks ASCII names too. (PCT_ANY is any `%`, in
+                // the path and query too: searching the host for one
+                // instead, by `memchr` or eight bytes at a time, cost more
+                // mispredicted branches than `scan_host` on query-heavy
+                // URLs; BENCHMARKS.md, issue 14 round 4.)
                 HostKind::RegName
                     if info.dns_host
                         && (f & (NON_ASCII | PCT_ANY | AUTH_DASH2) != 0

@@ -349,6 +349,45 @@ fn fast_paths_agree_with_the_full_computation() {
         ("ldap://a.example", "ldap://a.example", Fast::Same),
         ("foo://a.example", "foo://a.example", Fast::Same),
         ("http://a.example:80", "http://a.example/", Fast::Slow),
+        // Segments that start with `.` but are not `.` or `..` (RFC 3986
+        // §5.2.4): nothing to remove.
+        (
+            "https://a.example/.well-known/acme-challenge/x?a=/./b",
+            "https://a.example/.well-known/acme-challenge/x?a=/./b",
+            Fast::Same,
+        ),
+        (
+            "http://a.example/..a/.b.",
+            "http://a.example/..a/.b.",
+            Fast::Same,
+        ),
+        (
+            "http://a.example/.a/./b",
+            "http://a.example/.a/b",
+            Fast::Slow,
+        ),
+        (
+            "http://a.example/.a/b/..",
+            "http://a.example/.a/",
+            Fast::Slow,
+        ),
+        (
+            "http://a.example/.a/..?q",
+            "http://a.example/?q",
+            Fast::Slow,
+        ),
+        // A `%` in the path or query says nothing of the host; one in the
+        // host may need UTS #46 (here not: a reserved character).
+        (
+            "http://a.example/%2F?q=%C3%A9",
+            "http://a.example/%2F?q=%C3%A9",
+            Fast::Same,
+        ),
+        (
+            "http://a%2Cb.example/%2F",
+            "http://a%2Cb.example/%2F",
+            Fast::Slow,
+        ),
         ("HTTP://a.example", "http://a.example/", Fast::Slow),
         (
             "http://xn--bcher-kva.example",
