@@ -202,6 +202,7 @@ pub fn load_toml(
     for r in f.host_rule {
         config.host_rules.push(r.into_rule()?);
     }
+    crate::host_rules::check_alias_chains(&config.host_rules)?;
     for (name, s) in f.schemes {
         if !is_scheme_name(&name) {
             return Err(format!(

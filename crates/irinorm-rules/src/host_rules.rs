@@ -1222,6 +1222,98 @@ impl HostRuleSet {
     }
 }
 
+/// The longest chain of host aliases a settings file may hold (a learned
+/// file has none: the learner never aims an alias at an aliased host).
+/// Well inside the 16 rounds a reference gets, so every alias on the way
+/// runs in one pass.
+pub const MAX_ALIAS_CHAIN: usize = 8;
+
+/// Refuses host aliases that a single pass could not finish, which would
+/// make normalization not idempotent (LADDER.md invariants): a cycle
+/// (`a -> b`, `b -> a`: every pass moves the host on) or a chain longer
+/// than [`MAX_ALIAS_CHAIN`]. Conservative: path prefixes are ignored, so
+/// aliases under disjoint prefixes that only look like a cycle are refused
+/// too. The error names the hosts on the way.
+pub fn check_alias_chains(rules: &[HostRule]) -> Result<(), String> {
+    let aliases: Vec<(&str, &str)> = rules
+        .iter()
+        .filter_map(|r| match &r.kind {
+            // An alias to itself changes nothing: not a cycle.
+            HostRuleKind::AliasHost { to } if *to != r.host => Some((r.host.as_str(), to.as_str())),
+            _ => None,
+        })
+        .collect();
+    // Exact entries by host; `*.suffix` entries are few and tried in turn.
+    let mut exact: FxHashMap<&str, Vec<usize>> = FxHashMap::default();
+    let mut patterns = Vec::new();
+    for (i, (host, _)) in aliases.iter().enumerate() {
+        if host.starts_with("*.") {
+            patterns.push(i);
+        } else {
+            exact.entry(host).or_default().push(i);
+        }
+    }
+    let next = |i: usize| -> Vec<usize> {
+        let to = aliases[i].1;
+        let mut v = exact.get(to).cloned().unwrap_or_default();
+        v.extend(
+            patterns
+                .iter()
+                .copied()
+                .filter(|&j| glob::host_matches(aliases[j].0, to)),
+        );
+        v
+    };
+    // Depth-first, iteratively: 0 unseen, 1 on the stack, 2 done (with the
+    // longest chain from it in `len`).
+    let mut state = vec![0u8; aliases.len()];
+    let mut len = vec![0usize; aliases.len()];
+    for start in 0..aliases.len() {
+        if state[start] != 0 {
+            continue;
+        }
+        let mut stack: Vec<(usize, Vec<usize>)> = vec![(start, next(start))];
+        state[start] = 1;
+        while let Some((i, succ)) = stack.last_mut() {
+            let i = *i;
+            if let Some(j) = succ.pop() {
+                match state[j] {
+                    0 => {
+                        state[j] = 1;
+                        let n = next(j);
+                        stack.push((j, n));
+                    }
+                    1 => {
+                        let from = stack.iter().position(|(k, _)| *k == j).unwrap_or(0);
+                        let mut hosts: Vec<&str> =
+                            stack[from..].iter().map(|(k, _)| aliases[*k].0).collect();
+                        hosts.push(aliases[j].0);
+                        return Err(format!(
+                            "[[host-rule]] alias-host: the aliases form a cycle ({}): no host would be canonical, and each pass would move the host on",
+                            hosts.join(" -> ")
+                        ));
+                    }
+                    _ => len[i] = len[i].max(len[j]),
+                }
+            } else {
+                len[i] += 1;
+                state[i] = 2;
+                if len[i] > MAX_ALIAS_CHAIN {
+                    return Err(format!(
+                        "[[host-rule]] alias-host {} -> {}: a chain of {} aliases (at most {MAX_ALIAS_CHAIN}): aim each alias at the last host",
+                        aliases[i].0, aliases[i].1, len[i]
+                    ));
+                }
+                stack.pop();
+                if let Some((k, _)) = stack.last() {
+                    len[*k] = len[*k].max(len[i]);
+                }
+            }
+        }
+    }
+    Ok(())
+}
+
 /// Whether `host` matches the entry of a rule (exact or `*.suffix`).
 pub fn rule_matches_host(rule: &HostRule, host: &str) -> bool {
     glob::host_matches(&rule.host, host)
@@ -1243,6 +1335,38 @@ mod tests {
             examples: vec![],
             evidence: None,
         }
+    }
+
+    #[test]
+    fn alias_cycles_and_long_chains_are_refused() {
+        let alias = |h: &str, t: &str| rule(h, HostRuleKind::AliasHost { to: t.into() });
+        let e = check_alias_chains(&[
+            alias("a.test", "c.test"),
+            alias("c.test", "b.test"),
+            alias("b.test", "a.test"),
+        ])
+        .unwrap_err();
+        assert!(
+            e.contains("cycle") && e.contains("a.test -> c.test -> b.test -> a.test"),
+            "{e}"
+        );
+        // Through a `*.suffix` entry.
+        let e = check_alias_chains(&[alias("a.test", "x.b.test"), alias("*.b.test", "a.test")]);
+        assert!(e.unwrap_err().contains("cycle"));
+        // An alias to itself, and aliases that meet without a cycle.
+        check_alias_chains(&[alias("a.test", "a.test")]).unwrap();
+        check_alias_chains(&[alias("a.test", "c.test"), alias("b.test", "c.test")]).unwrap();
+        // The longest chain allowed, and one more.
+        let chain = |n: usize| -> Vec<HostRule> {
+            (0..n)
+                .map(|i| alias(&format!("h{i}.test"), &format!("h{}.test", i + 1)))
+                .collect()
+        };
+        check_alias_chains(&chain(MAX_ALIAS_CHAIN)).unwrap();
+        let e = check_alias_chains(&chain(MAX_ALIAS_CHAIN + 1)).unwrap_err();
+        assert!(e.contains("chain of 9"), "{e}");
+        // Other rules do not count.
+        check_alias_chains(&[rule("a.test", HostRuleKind::LowercasePath)]).unwrap();
     }
 
     #[test]
