@@ -512,6 +512,20 @@ impl Plans {
         let mut ran = Ran::default();
         let mut rounds = 1u32;
         'plan: loop {
+            // A host alias fired: the target's plan starts (a new round),
+            // within the first implementation's 16 rounds.
+            macro_rules! next_plan {
+                ($target:expr) => {
+                    match $target {
+                        Some(t) if rounds < 16 => {
+                            plan = &self.plans[t as usize];
+                            rounds += 1;
+                            continue 'plan;
+                        }
+                        _ => return ran,
+                    }
+                };
+            }
             if let Some((to, target, hops)) = &plan.chain {
                 // The aliases on the way, at once: each would fire (a host
                 // is never its own alias on an acyclic chain) and start the
@@ -544,14 +558,7 @@ impl Plans {
                 ran.any = true;
                 ran.host = true;
                 ran.wrote |= HOST;
-                match target {
-                    Some(t) if rounds < 16 => {
-                        plan = &self.plans[*t as usize];
-                        rounds += 1;
-                        continue 'plan;
-                    }
-                    _ => return ran,
-                }
+                next_plan!(*target)
             }
             let n = plan.steps.len();
             // The screens `path?query` meets, computed when a step with a
@@ -579,14 +586,7 @@ impl Plans {
                             need |= plan.wakes[k] & upto;
                             todo |= plan.wakes[k] & !upto;
                         }
-                        Visit::Alias(target) => match target {
-                            Some(t) if rounds < 16 => {
-                                plan = &self.plans[t as usize];
-                                rounds += 1;
-                                continue 'plan;
-                            }
-                            _ => return ran,
-                        },
+                        Visit::Alias(target) => next_plan!(target),
                     }
                 }
             } else {
@@ -594,14 +594,7 @@ impl Plans {
                     match visit(plan, k, out, at, &mut sig, &mut ran) {
                         Visit::Quiet => {}
                         Visit::Fired => fired_in_round = true,
-                        Visit::Alias(target) => match target {
-                            Some(t) if rounds < 16 => {
-                                plan = &self.plans[t as usize];
-                                rounds += 1;
-                                continue 'plan;
-                            }
-                            _ => return ran,
-                        },
+                        Visit::Alias(target) => next_plan!(target),
                     }
                 }
             }
@@ -618,14 +611,7 @@ impl Plans {
                         match visit(plan, k, out, at, &mut sig, &mut ran) {
                             Visit::Quiet => {}
                             Visit::Fired => fired_in_round = true,
-                            Visit::Alias(target) => match target {
-                                Some(t) if rounds < 16 => {
-                                    plan = &self.plans[t as usize];
-                                    rounds += 1;
-                                    continue 'plan;
-                                }
-                                _ => return ran,
-                            },
+                            Visit::Alias(target) => next_plan!(target),
                         }
                     }
                 }
@@ -652,14 +638,7 @@ impl Plans {
                 match visit(plan, k, out, at, &mut sig, &mut ran) {
                     Visit::Quiet => {}
                     Visit::Fired => need |= plan.wakes[k],
-                    Visit::Alias(target) => match target {
-                        Some(t) if rounds < 16 => {
-                            plan = &self.plans[t as usize];
-                            rounds += 1;
-                            continue 'plan;
-                        }
-                        _ => return ran,
-                    },
+                    Visit::Alias(target) => next_plan!(target),
                 }
                 k += 1;
             }
