@@ -621,14 +621,30 @@ fn filter_query_by_prefixes(
     false
 }
 
+/// The most `&` [`filter_query_blocks`] notes after the first parameter
+/// that goes: with that parameter, one bit each of a `u64`.
+const MAX_AMPS: usize = 63;
+
 /// [`filter_query_by_prefixes`] from `from`, the start of the first
-/// parameter that goes (every one before it stays): the rest of the query
-/// is read as by the screen, each parameter noted when closed at the next
-/// `&`. Then the parameters before the first kept one go with their `&`
-/// after them, and the later ones with the `&` before them, cut from the
-/// end backwards so that the offsets noted stay right, adjacent ones as
-/// one cut; when nothing is kept the `?` goes too. Past 16 removed
-/// parameters, [`filter_query_in_place`] does it.
+/// parameter that goes (every one before it stays), in three steps without
+/// a branch per parameter or per block but the loops' own (issue 14,
+/// round 5: on `query-heavy` the exit of the loop over each block's `&`
+/// was the filter's most mispredicted branch, and `replace_range` per cut
+/// its most expensive call):
+/// 1. the `&` after `from`, in order, into `ends`: each block of 64 bytes
+///    gives its mask, whose first eight positions are written without a
+///    branch (a ninth `&` in 64 bytes is rare and takes a loop);
+/// 2. each later parameter judged at its start, the verdicts gathered in
+///    one bit mask (`gone`, bit `i` for the parameter `i`, the one at
+///    `from` being 0);
+/// 3. each run of removed parameters cut as one range, from the end
+///    backwards (the offsets noted stay right): with the `&` before it when
+///    a kept parameter precedes it, else with the `&` after it; when
+///    nothing is kept, the `?` goes too. The result is the kept parameters
+///    joined by `&`, as [`filter_query_in_place`] gives (the unit test
+///    `prefix_filter_equals_the_simple_one` compares them).
+///
+/// Past [`MAX_AMPS`] `&`, [`filter_query_in_place`] does it.
 #[inline(never)]
 fn filter_query_blocks(
     out: &mut String,
@@ -639,87 +655,77 @@ fn filter_query_blocks(
     from: usize,
 ) -> bool {
     let q = &out.as_bytes()[qs..qe];
-    let mut cuts = [(0usize, 0usize); 16];
-    let mut n = 0;
-    // The parameters before `from` stay (the first of them at 0).
-    let mut first_kept = if from > 0 { 0 } else { usize::MAX };
-    // The parameter being read: where it starts, whether its name matched.
-    let mut start = from;
-    let mut hit = true;
-    // At each `&` (`end`): the parameter before it is closed, the next one
-    // judged; to the general filter when the cuts are full. (A macro: the
-    // same code as a closure was not inlined.)
-    macro_rules! amp {
-        ($end:expr) => {{
-            let end = $end;
-            if n == cuts.len() {
-                return filter_query_in_place(out, qs, qe, names);
-            }
-            // Noted without a branch on `hit`: about one parameter in three
-            // of a long query goes, and which one is not predictable.
-            cuts[n] = (start, end);
-            n += usize::from(hit);
-            if first_kept == usize::MAX && !hit {
-                first_kept = start;
-            }
-            start = end + 1;
-            // A name of this query has gone, so the next are judged
-            // without the empty-bucket exit: such queries hold more
-            // (`query-heavy`: one name in three), and there the predictor
-            // loses that branch.
-            hit = pre.matches_at_unbranched(q, start);
-        }};
+    if q.len() > u32::MAX as usize {
+        return filter_query_in_place(out, qs, qe, names);
     }
-    // From the block of `from`, its `&` before `from` left out.
+    // 1. The `&` from the block of `from` on, those before `from` left out.
+    let mut ends = [0u32; MAX_AMPS + 8];
+    let mut n = 0usize;
     let mut base = from - from % 64;
-    let mut skip = from % 64;
-    while base < q.len() {
-        let mut amps = irinorm_simd::eq_mask64(q, base, b'&') & (u64::MAX << skip);
-        skip = 0;
-        while amps != 0 {
-            amp!(base + amps.trailing_zeros() as usize);
-            amps &= amps - 1;
-        }
-        base += 64;
-    }
-    if hit {
-        if n == cuts.len() {
+    let mut m = irinorm_simd::eq_mask64(q, base, b'&') & (u64::MAX << (from % 64));
+    loop {
+        let count = m.count_ones() as usize;
+        if n + count > MAX_AMPS {
             return filter_query_in_place(out, qs, qe, names);
         }
-        cuts[n] = (start, q.len());
-        n += 1;
-    } else if first_kept == usize::MAX {
-        first_kept = start;
+        // Eight positions written whatever the count (past it, the
+        // values are never read); `n + 8 <= ends.len()` as `n <= MAX_AMPS`.
+        let w = &mut ends[n..n + 8];
+        for slot in w.iter_mut() {
+            *slot = base as u32 + m.trailing_zeros();
+            m &= m.wrapping_sub(1);
+        }
+        if count > 8 {
+            for slot in &mut ends[n + 8..n + count] {
+                *slot = base as u32 + m.trailing_zeros();
+                m &= m - 1;
+            }
+        }
+        n += count;
+        base += 64;
+        if base >= q.len() {
+            break;
+        }
+        m = irinorm_simd::eq_mask64(q, base, b'&');
     }
-    if n == 0 {
-        return false;
+    // 2. The verdicts: parameter 0 (at `from`) goes; parameter `i` starts
+    // after `ends[i - 1]`.
+    let mut gone = 1u64;
+    for (i, &e) in ends[..n].iter().enumerate() {
+        let hit = pre.matches_at_unbranched(q, e as usize + 1);
+        gone |= u64::from(hit) << (i + 1);
     }
-    if first_kept == usize::MAX {
+    let all = u64::MAX >> (63 - n);
+    let keep = !gone & all;
+    if keep == 0 && from == 0 {
         out.replace_range(qs - 1..qe, "");
         return true;
     }
-    let f = first_kept;
-    // Adjacent cuts (a run of removed parameters) are made as one: each
-    // cut moves the rest of the reference.
-    let later = cuts[..n]
-        .iter()
-        .rev()
-        .filter(|&&(a, _)| a > f)
-        .map(|&(a, b)| (qs + a - 1, qs + b));
-    let front = (f > 0).then_some((qs, qs + f));
-    let mut pending: Option<(usize, usize)> = None;
-    for (a, b) in later.chain(front) {
-        pending = match pending {
-            Some((pa, pb)) if b == pa => Some((a, pb)),
-            Some((pa, pb)) => {
-                out.replace_range(pa..pb, "");
-                Some((a, b))
-            }
-            None => Some((a, b)),
+    // 3. The cuts, one per run of removed parameters, the last run first.
+    let len = q.len();
+    let start = |i: usize| {
+        if i == 0 {
+            from
+        } else {
+            ends[i - 1] as usize + 1
+        }
+    };
+    let end = |i: usize| if i == n { len } else { ends[i] as usize };
+    let mut g = gone;
+    while g != 0 {
+        // The run `lo..=hi`: `hi` its last parameter, `lo` the one after
+        // the last kept parameter below it (0 when none).
+        let hi = 63 - g.leading_zeros() as usize;
+        let below = keep & ((1u64 << hi) - 1);
+        let lo = 64 - below.leading_zeros() as usize;
+        let cut = if lo > 0 || from > 0 {
+            qs + start(lo) - 1..qs + end(hi)
+        } else {
+            // The front run, a kept parameter after it: its `&` goes.
+            qs + start(lo)..qs + end(hi) + 1
         };
-    }
-    if let Some((a, b)) = pending {
-        out.replace_range(a..b, "");
+        out.drain(cut);
+        g &= (1u64 << lo) - 1;
     }
     true
 }
@@ -1504,7 +1510,13 @@ mod tests {
             }
         }
         for round in 0..3000 {
-            let count = next(if round % 10 == 0 { 40 } else { 6 });
+            // Past 16 cuts, past 8 `&` in a block and past the 63 `&`
+            // that the block filter notes (then the simple filter).
+            let count = next(match round % 50 {
+                0 => 90,
+                r if r % 10 == 0 => 40,
+                _ => 6,
+            });
             let q: Vec<&str> = (0..count).map(|_| parts[next(parts.len())]).collect();
             queries.push(q.join("&"));
         }
