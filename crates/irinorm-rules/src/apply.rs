@@ -625,10 +625,10 @@ fn filter_query_by_prefixes(
 }
 
 /// The most `&` [`filter_query_blocks`] notes after the first parameter
-/// that goes (with that parameter, one bit each of a `u64`); their array
-/// is 64 `u16`, 128 bytes cleared inline (a longer one was a call of
-/// `memset`).
-const MAX_AMPS: usize = 63;
+/// that goes (with that parameter, one bit each of a `u64`), so that the
+/// parameters' starts and the end fit an array of 64 `u16`: 128 bytes,
+/// cleared inline (a longer one was a call of `memset`).
+const MAX_AMPS: usize = 62;
 
 /// [`filter_query_by_prefixes`] from `from`, the start of the first
 /// parameter that goes (every one before it stays), in three steps without
@@ -636,9 +636,9 @@ const MAX_AMPS: usize = 63;
 /// round 5: on `query-heavy` the exit of the loop over each block's `&`
 /// was the filter's most mispredicted branch, and `replace_range` per cut
 /// its most expensive call):
-/// 1. the `&` after `from`, in order, into `ends`: each block of 64 bytes
-///    gives its mask, whose first four positions are written without a
-///    branch (a fifth `&` in 64 bytes is rare and takes a loop);
+/// 1. where each parameter after `from` starts (after each `&`), in order,
+///    into `starts`: each block of 64 bytes gives its mask, whose first four
+///    positions are written without a branch (a fifth is rare: a loop);
 /// 2. each later parameter judged at its start, the verdicts gathered in
 ///    one bit mask (`gone`, bit `i` for the parameter `i`, the one at
 ///    `from` being 0);
@@ -660,11 +660,14 @@ fn filter_query_blocks(
     from: usize,
 ) -> bool {
     let q = &out.as_bytes()[qs..qe];
-    if q.len() > usize::from(u16::MAX) {
+    if q.len() >= usize::from(u16::MAX) {
         return filter_query_in_place(out, qs, qe, names);
     }
-    // 1. The `&` from the block of `from` on, those before `from` left out.
-    let mut ends = [0u16; 64];
+    // 1. Where each parameter starts (`starts[i]`, parameter 0 at `from`),
+    // from the `&` of the block of `from` on, those before `from` left
+    // out; `starts[n + 1]` is one past the end, as if an `&` followed.
+    let mut starts = [0u16; 64];
+    starts[0] = from as u16;
     let mut n = 0usize;
     let mut base = from - from % 64;
     let mut m = irinorm_simd::eq_mask64(q, base, b'&') & (u64::MAX << (from % 64));
@@ -675,17 +678,14 @@ fn filter_query_blocks(
         // in 17 instructions); a fifth `&` in 64 bytes takes the loop.
         // The index is taken modulo the array: no bounds check, and a
         // count past `MAX_AMPS` is refused below.
-        // A block without `&` (long values: most blocks of `len 161+`)
-        // skips the writes.
-        if m != 0 {
-            for _ in 0..4 {
-                ends[n & 63] = (base as u16).wrapping_add(m.trailing_zeros() as u16);
-                n += usize::from(m != 0);
-                m &= m.wrapping_sub(1);
-            }
+        for _ in 0..4 {
+            let at = (base as u16).wrapping_add(m.trailing_zeros() as u16 + 1);
+            starts[(n + 1) & 63] = at;
+            n += usize::from(m != 0);
+            m &= m.wrapping_sub(1);
         }
         while m != 0 {
-            ends[n & 63] = (base as u16).wrapping_add(m.trailing_zeros() as u16);
+            starts[(n + 1) & 63] = base as u16 + m.trailing_zeros() as u16 + 1;
             n += 1;
             m &= m - 1;
         }
@@ -698,45 +698,37 @@ fn filter_query_blocks(
         }
         m = irinorm_simd::eq_mask64(q, base, b'&');
     }
-    // 2. The verdicts: parameter 0 (at `from`) goes; parameter `i` starts
-    // after `ends[i - 1]`. A name of this query has gone, so the next are
-    // judged without the empty-bucket exit: such queries hold more
-    // (`query-heavy`: one name in three), and there the predictor loses
-    // that branch.
+    let len = q.len();
+    starts[(n + 1) & 63] = len as u16 + 1;
+    // 2. The verdicts: parameter 0 (at `from`) goes. A name of this query
+    // has gone, so the next are judged without the empty-bucket exit: such
+    // queries hold more (`query-heavy`: one name in three), and there the
+    // predictor loses that branch.
     let mut gone = 1u64;
-    for (i, &e) in ends[..n].iter().enumerate() {
-        gone |= u64::from(pre.matches_at_unbranched(q, e as usize + 1)) << (i + 1);
+    for (i, &at) in starts[1..=n].iter().enumerate() {
+        gone |= u64::from(pre.matches_at_unbranched(q, usize::from(at))) << (i + 1);
     }
-    let all = u64::MAX >> (63 - n);
-    let keep = !gone & all;
+    let keep = !gone & (u64::MAX >> (63 - n));
     if keep == 0 && from == 0 {
         out.replace_range(qs - 1..qe, "");
         return true;
     }
     // 3. The cuts, one per run of removed parameters, the last run first.
-    let len = q.len();
-    let start = |i: usize| {
-        if i == 0 {
-            from
-        } else {
-            ends[i - 1] as usize + 1
-        }
-    };
-    let end = |i: usize| if i == n { len } else { ends[i] as usize };
+    // The run `lo..=hi` spans `starts[lo]..starts[hi + 1] - 1`; it goes
+    // with the `&` before it when it has one (a kept parameter precedes
+    // it, `starts[lo] > 0`), else with the `&` after it (the front run: a
+    // kept parameter follows). Chosen without a branch.
     let mut g = gone;
     while g != 0 {
-        // The run `lo..=hi`: `hi` its last parameter, `lo` the one after
-        // the last kept parameter below it (0 when none).
+        // `hi` the run's last parameter, `lo` the one after the last kept
+        // parameter below it (0 when none).
         let hi = 63 - g.leading_zeros() as usize;
         let below = keep & ((1u64 << hi) - 1);
         let lo = 64 - below.leading_zeros() as usize;
-        let cut = if lo > 0 || from > 0 {
-            qs + start(lo) - 1..qs + end(hi)
-        } else {
-            // The front run, a kept parameter after it: its `&` goes.
-            qs + start(lo)..qs + end(hi) + 1
-        };
-        out.drain(cut);
+        let a = usize::from(starts[lo & 63]);
+        let b = usize::from(starts[(hi + 1) & 63]);
+        let before = usize::from(a > 0);
+        out.drain(qs + a - before..qs + b - before);
         g &= (1u64 << lo) - 1;
     }
     true
