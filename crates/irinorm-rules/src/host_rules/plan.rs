@@ -339,12 +339,21 @@ impl HostTable {
         }
     }
 
-    #[inline]
+    /// The first screen inline, in the caller (a host without rules stops
+    /// there without a call: issue 11, hosts without rules), the rest
+    /// apart.
+    #[inline(always)]
     fn get(&self, host: &[u8]) -> Option<u32> {
         let q = quick_bit(host);
         if self.quick[q / 64] & (1 << (q % 64)) == 0 {
             return None;
         }
+        self.screened(host)
+    }
+
+    /// [`HostTable::get`] after the first screen.
+    #[inline(never)]
+    fn screened(&self, host: &[u8]) -> Option<u32> {
         // The two hosts this thread found last, compared before the hash.
         let recent = RECENT.get();
         for (i, &p) in recent.iter().enumerate() {
