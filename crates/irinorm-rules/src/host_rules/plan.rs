@@ -13,7 +13,8 @@
 //!   (a step is a function of what it reads);
 //! - each substitution's `from` looked for by its least common byte.
 //! - the hosts with a plan in an open-addressed table on one hash of
-//!   the host, screened first by its length and end bytes;
+//!   the host, screened first by its length and end bytes (inline in the
+//!   caller), then by the two plans this thread found last (one compare);
 //! - chains of hosts whose only rule is a host alias, resolved to the
 //!   last host (one splice when the 16-round bound lets the chain run);
 //! - the steps that can fire in the first round, by whether the URL has
