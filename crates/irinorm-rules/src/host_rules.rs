@@ -964,18 +964,20 @@ pub(crate) fn fused(
     // tell whether rules that fired undid each other (an added and a
     // removed slash, aliases in a cycle: then nothing changed, as the
     // general path says), and to put it back for the general path. A
-    // longer reference takes the general path.
-    let mut was = [0u8; 160];
+    // longer reference takes the general path. Written only for a host
+    // with a plan, and zeroed only then (a host without rules pays
+    // nothing for it; issue 11).
+    const KEEP: usize = 160;
     let text_len = out.len() - start;
-    // The plan wants the URL at the end of the buffer: its fragment gone.
-    if is_broad(named)
-        || (m.fragment(&out[start..]).is_some() && !named.contains(R::RemoveFragment))
-    {
-        return false;
-    }
     // The components' offsets, once (the query filter below only cuts
     // the query and the fragment: the rest stays where it is).
     let o = m.offsets();
+    // The plan wants the URL at the end of the buffer: its fragment gone.
+    // (From the offsets: `Meta::fragment` would slice the `str`, whose
+    // boundary checks cost a host without rules about 20 instructions.)
+    if is_broad(named) || (o.fragment.is_some() && !named.contains(R::RemoveFragment)) {
+        return false;
+    }
     // The host's plan, looked up on the ladder's text.
     let plan = match (m.host_kind(), o.host) {
         (HostKind::RegName | HostKind::Ipv4, Some((a, b))) => {
@@ -983,7 +985,7 @@ pub(crate) fn fused(
         }
         _ => None,
     };
-    if plan.is_some() && text_len > was.len() {
+    if plan.is_some() && text_len > KEEP {
         return false;
     }
     let applied_len = applied.len();
@@ -996,17 +998,29 @@ pub(crate) fn fused(
     };
     #[cfg(not(debug_assertions))]
     let _ = rung;
-    if plan.is_some() {
-        was[..text_len].copy_from_slice(&out.as_bytes()[start..]);
-    }
-    match others {
-        Some(others) => {
-            if !query_in_place(out, start, m, named, others, config, names, applied) {
-                return false;
-            }
+    // The named rules' query filter, in place.
+    let filter = |out: &mut String, applied: &mut Vec<crate::RuleName>| match others {
+        Some(others) => query_in_place(out, start, m, named, others, config, names, applied),
+        None => named.is_empty(),
+    };
+    let Some(p) = plan else {
+        // No rules for the host (the common case of most files): the
+        // named rules' result is the result.
+        if !filter(out, applied) {
+            return false;
         }
-        None if named.is_empty() => {}
-        None => return false,
+        #[cfg(debug_assertions)]
+        assert_eq!(
+            (&out[start..], &applied[..]),
+            (expected.0.as_str(), &expected.1[..]),
+            "the fused host rules differ from apply_split"
+        );
+        return true;
+    };
+    let mut was = [0u8; KEEP];
+    was[..text_len].copy_from_slice(&out.as_bytes()[start..]);
+    if !filter(out, applied) {
+        return false;
     }
     let done = |out: &String, applied: &[crate::RuleName]| {
         #[cfg(debug_assertions)]
@@ -1020,11 +1034,6 @@ pub(crate) fn fused(
     };
     // The query filter only cuts: it fired when the length changed.
     let named_fired = out.len() - start != text_len;
-    // No rules for the host (the common case of most files): the named
-    // rules' result is the result.
-    let Some(p) = plan else {
-        return done(out, applied);
-    };
     let mut o = o;
     if named_fired {
         // The filter cut parameters or the fragment (it removes a

@@ -13,7 +13,8 @@
 //!   (a step is a function of what it reads);
 //! - each substitution's `from` looked for by its least common byte.
 //! - the hosts with a plan in an open-addressed table on one hash of
-//!   the host, screened first by its length and end bytes;
+//!   the host, screened first by its length and end bytes (inline in the
+//!   caller), then by the two plans this thread found last (one compare);
 //! - chains of hosts whose only rule is a host alias, resolved to the
 //!   last host (one splice when the 16-round bound lets the chain run);
 //! - the steps that can fire in the first round, by whether the URL has
@@ -339,12 +340,44 @@ impl HostTable {
         }
     }
 
-    #[inline]
+    /// The first screen inline, in the caller (a host without rules stops
+    /// there without a call: issue 11, hosts without rules), the rest
+    /// apart.
+    #[inline(always)]
     fn get(&self, host: &[u8]) -> Option<u32> {
         let q = quick_bit(host);
         if self.quick[q / 64] & (1 << (q % 64)) == 0 {
             return None;
         }
+        self.screened(host)
+    }
+
+    /// [`HostTable::get`] after the first screen.
+    #[inline(never)]
+    fn screened(&self, host: &[u8]) -> Option<u32> {
+        // The two hosts this thread found last, compared before the hash.
+        let recent = RECENT.get();
+        for (i, &p) in recent.iter().enumerate() {
+            if self
+                .names
+                .get(p as usize)
+                .is_some_and(|n| same_bytes(n.as_bytes(), host))
+            {
+                if i != 0 {
+                    RECENT.set([p, recent[0]]);
+                }
+                return Some(p);
+            }
+        }
+        let p = self.probe(host)?;
+        RECENT.set([p, recent[0]]);
+        Some(p)
+    }
+
+    /// [`HostTable::get`] without the recent hosts: the hash, its screen,
+    /// the probe.
+    #[inline]
+    fn probe(&self, host: &[u8]) -> Option<u32> {
         let h = host_hash(host);
         let b = (h >> 52) as usize;
         if self.screen[b / 64] & (1 << (b % 64)) == 0 {
@@ -363,6 +396,20 @@ impl HostTable {
             k = (k + 1) & mask;
         }
     }
+}
+
+thread_local! {
+    /// The plans [`HostTable::get`] found last on this thread, most recent
+    /// first (`u32::MAX`: none). Crawl records and frontier lists come
+    /// grouped by host (CDX files are sorted by SURT), often alternating
+    /// between a host and its alias: on the learned crawl of BENCHMARKS.md
+    /// 97% of the URLs have one of the two hosts before them, and one
+    /// compare with a name of the table costs about a fifth of the hash
+    /// and probe (issue 11). A plan index is only a guess: it is used
+    /// only when the name of that index in *this* table is the host, so
+    /// an index left by another table (another settings file on the same
+    /// thread) can cost a compare, never a wrong answer.
+    static RECENT: std::cell::Cell<[u32; 2]> = const { std::cell::Cell::new([u32::MAX; 2]) };
 }
 
 /// Where the components of the URL being rewritten lie in the buffer.
@@ -1160,5 +1207,26 @@ mod tests {
         assert!(!same_bytes(b"abc", b"abcd"));
         assert_eq!(last_word(b"ab"), 0x6261);
         assert_eq!(last_word(b"abcde"), 0x6564_6362_6463_6261);
+    }
+
+    /// The recent hosts are a guess checked against the table asked: two
+    /// tables on one thread, whose plan indexes mean other hosts, looked
+    /// up in turn (each lookup leaves the other table's index as the most
+    /// recent), answer as the probe alone does.
+    #[test]
+    fn recent_hosts_never_answer_for_another_table() {
+        let a = HostTable::new(vec!["a.test".into(), "b.test".into(), "c.test".into()]);
+        let b = HostTable::new(vec!["c.test".into(), "a.test".into()]);
+        let hosts = ["a.test", "b.test", "c.test", "d.test", "a.tesu", ""];
+        for _ in 0..3 {
+            for h in hosts.iter().chain(hosts.iter().rev()) {
+                for t in [&a, &b] {
+                    assert_eq!(t.get(h.as_bytes()), t.probe(h.as_bytes()), "{h}");
+                }
+            }
+        }
+        assert_eq!(a.get(b"c.test"), Some(2));
+        assert_eq!(b.get(b"c.test"), Some(0));
+        assert_eq!(b.get(b"b.test"), None);
     }
 }
