@@ -96,6 +96,11 @@ impl Op for KeyOp {
         self.p.key_into(input, out)?;
         Ok(())
     }
+
+    /// `Pipeline::key_into` appends (the rules work on `out[start..]`).
+    fn appends(&self) -> bool {
+        true
+    }
 }
 
 fn key_op(a: &Args) -> Result<Box<dyn Op>, CliError> {

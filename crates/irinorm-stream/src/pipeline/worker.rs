@@ -289,7 +289,9 @@ impl Ctx<'_, '_> {
     }
 }
 
-/// Computes the dedupe key of `ident` into `value` and adds it to the batch.
+/// Computes the dedupe key of `ident` and adds it to the batch: written
+/// there directly when the op appends ([`Op::appends`]), else through
+/// `value`.
 fn push_key(
     value: &mut String,
     keys: &mut KeyBatch,
@@ -299,9 +301,13 @@ fn push_key(
     ident: &str,
     span: Range<usize>,
 ) -> Result<(), Failure> {
+    let ident_kept = needs_ident.then_some(ident);
+    if op.appends() {
+        return keys.push_with(d, span, ident_kept, |t| op.apply(ident, t));
+    }
     value.clear();
     op.apply(ident, value)?;
-    keys.push(d, value, span, needs_ident.then_some(ident));
+    keys.push(d, value, span, ident_kept);
     Ok(())
 }
 
