@@ -80,8 +80,8 @@ fn upper(w: u64) -> u64 {
     (x + ONES * 0x3f) & !(x + ONES * 0x25) & !w & HIGH
 }
 
-/// The high bit of each byte of `w` that is `c` or (unless `SKIP_HIGH`)
-/// >= 0x80. Without `SKIP_HIGH` a byte >= 0x80 is a stop whatever the
+/// The high bit of each byte of `w` that is `c` or, unless `SKIP_HIGH`,
+/// non-ASCII (`>= 0x80`). Without `SKIP_HIGH` a byte >= 0x80 is a stop whatever the
 /// compare says, so the compare needs only the low seven bits: for a byte
 /// below 0x80, `x = w ^ c` has its high bit clear and `x + 0x7f` sets it
 /// unless `x` is 0 (six operations a word instead of nine).
