@@ -36,6 +36,7 @@ mod bytemask;
 mod class;
 mod portable;
 mod scalar;
+pub mod words;
 #[cfg(target_arch = "x86_64")]
 mod x86;
 

@@ -65,6 +65,15 @@ pub trait Op: Sync {
         false
     }
 
+    /// Whether [`Op::apply`] appends its value to an `out` that is not
+    /// empty, leaving what was there: the engine then has it write a dedupe
+    /// key straight into the chunk's batch of keys, without the copy
+    /// through a scratch buffer (issue 14: the bulk `dedupe` path). `false`
+    /// by default.
+    fn appends(&self) -> bool {
+        false
+    }
+
     /// The JSON fields of one input besides `"input"` and `"error"` (which
     /// the engine writes): by default `"output"`, the value or null.
     fn write_json(

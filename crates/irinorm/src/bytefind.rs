@@ -99,6 +99,51 @@ fn find_with(k: Kernel, b: &[u8], mut i: usize, run: &Run, skip_high: bool) -> u
     }
 }
 
+/// Components of at most this many bytes (from the position searched) are
+/// read by words only ([`irinorm_simd::words`]); longer ones by a word
+/// and then a kernel. Most components the rewrite path writes (hosts, path
+/// segments of the frontier) are shorter: their search is a few words.
+const WORDS: usize = 32;
+
+/// The first position at or after `i` where a component's run may need a
+/// look: a `%`, a byte >= 0x80 unless `skip_high`, or a stop of `run`
+/// beyond the first word; `b.len()` when there is none. For the rewrite
+/// path (`ladder/percent.rs`), whose input is a component of a parsed
+/// reference: every byte of it outside the run's class is a `%` or
+/// non-ASCII, so the words' stops are the run's (a `%` of a triplet the
+/// kernel would step over included: the caller judges it and goes on),
+/// and the kernel is called only for what is left after 8 bytes of a
+/// longer component. Issue 14, round 5: the class loop before a kernel
+/// call cost about ten instructions a byte; a word costs about eight.
+#[inline(always)]
+pub(crate) fn find_component(b: &[u8], i: usize, run: &Run, skip_high: bool) -> usize {
+    find_component_with(Kernel::active(), b, i, run, skip_high)
+}
+
+/// [`find_component`] with the kernel `k` (the tests run every kernel).
+#[inline(always)]
+fn find_component_with(k: Kernel, b: &[u8], mut i: usize, run: &Run, skip_high: bool) -> usize {
+    use irinorm_simd::words::find_byte_or_high;
+    loop {
+        if b.len().saturating_sub(i) <= WORDS {
+            return find_byte_or_high(b, i, b'%', skip_high);
+        }
+        // One word, then the kernel from at least byte 8 (a vector kernel
+        // started at 0 falls back to the scalar one: it reads the byte
+        // before its start, for a run's pair).
+        let j = find_byte_or_high(&b[..i + 8], i, b'%', skip_high);
+        if j < i + 8 {
+            return j;
+        }
+        let at = k.next_stop(b, i + 8, run).at;
+        match b.get(at) {
+            // A non-ASCII sequence is kept: go on after it.
+            Some(&c) if skip_high && c >= 0x80 => i = at + 1,
+            _ => return at,
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -140,6 +185,42 @@ mod tests {
                             for k in Kernel::supported() {
                                 assert_eq!(
                                     find_with(k, &s, start, &RUN, skip_high),
+                                    find_bytewise(&s, start, &stop),
+                                    "{k:?}: {s:?} from {start}, skip_high {skip_high}"
+                                );
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+
+    /// [`find_component`] against the byte loop on inputs whose bytes are
+    /// the run's plain bytes, `%` and non-ASCII (what a parsed component
+    /// holds), under every kernel, from every start: its answer is the
+    /// first `%` or (unless `skip_high`) non-ASCII byte, or a later stop
+    /// of the run (never a byte after the first `%` or non-ASCII byte).
+    #[test]
+    fn find_component_is_the_first_pct_or_high() {
+        const RUN: Run = Run::new(ascii_except(b"%"), None, None).mark(0x7f);
+        for len in (0..45).chain([63, 64, 65, 66, 97]) {
+            for a in 0..len.max(1) {
+                for (x, y) in [(b'%', b'%'), (0xc3, 0xa9), (b'%', 0xe2), (0x80, b'%')] {
+                    let mut s = vec![b'x'; len];
+                    if a < len {
+                        s[a] = x;
+                    }
+                    let second = (a + 1 + a % 11).min(len.saturating_sub(1));
+                    if second < len && second != a {
+                        s[second] = y;
+                    }
+                    for skip_high in [false, true] {
+                        let stop = |c: u8| c == b'%' || (!skip_high && c >= 0x80);
+                        for start in 0..=len {
+                            for k in Kernel::supported() {
+                                assert_eq!(
+                                    find_component_with(k, &s, start, &RUN, skip_high),
                                     find_bytewise(&s, start, &stop),
                                     "{k:?}: {s:?} from {start}, skip_high {skip_high}"
                                 );

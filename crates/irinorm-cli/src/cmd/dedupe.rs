@@ -87,10 +87,19 @@ struct KeyOp {
 
 impl Op for KeyOp {
     fn apply(&self, input: &str, out: &mut String) -> Result<(), Failure> {
-        let repaired = self.repair.as_ref().and_then(|r| r.run(input));
+        let Some(r) = &self.repair else {
+            self.p.key_into(input, out)?;
+            return Ok(());
+        };
+        let repaired = r.run(input);
         let input = repaired.as_ref().map_or(input, |r| r.text.as_str());
         self.p.key_into(input, out)?;
         Ok(())
+    }
+
+    /// `Pipeline::key_into` appends (the rules work on `out[start..]`).
+    fn appends(&self) -> bool {
+        true
     }
 }
 

@@ -63,6 +63,12 @@ pub(crate) struct NormalizeOp {
 
 impl Op for NormalizeOp {
     fn apply(&self, input: &str, out: &mut String) -> Result<(), Failure> {
+        if self.repair.is_none() && !self.surt {
+            // The usual run, once per line of a bulk input: nothing to
+            // repair or convert first.
+            self.p.normalize_into(input, out, &mut Vec::new())?;
+            return Ok(());
+        }
         let repaired = self.repair.as_ref().and_then(|r| r.run(input));
         let input = repaired.as_ref().map_or(input, |r| r.text.as_str());
         let mut applied = Vec::new();

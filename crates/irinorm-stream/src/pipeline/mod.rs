@@ -679,6 +679,24 @@ mod tests {
         }
     }
 
+    /// [`Fold`] written in place ([`Op::appends`]): a rejected input leaves
+    /// what it appended before failing, which must not become a key.
+    struct FoldAppends;
+    impl Op for FoldAppends {
+        fn apply(&self, input: &str, out: &mut String) -> Result<(), Failure> {
+            if let Some(p) = input.find(' ') {
+                out.push_str(&input[..p].to_ascii_lowercase());
+                return Err(Failure::new("space", p, "a space"));
+            }
+            out.push_str(&input.to_ascii_lowercase());
+            Ok(())
+        }
+
+        fn appends(&self) -> bool {
+            true
+        }
+    }
+
     const MODES: [crate::DedupeMode; 5] = [
         crate::DedupeMode::KeepFirst,
         crate::DedupeMode::KeepLast,
@@ -894,6 +912,9 @@ mod tests {
             let many = Config { threads, chunk_size, show_rejects: 0, ..Config::default() };
             let (a, sa) = go(input.as_bytes(), &one, Task::Dedupe(&Fold, d));
             let (b, sb) = go(input.as_bytes(), &many, Task::Dedupe(&Fold, d));
+            let (c, sc) = go(input.as_bytes(), &many, Task::Dedupe(&FoldAppends, d));
+            proptest::prop_assert_eq!(&a, &c);
+            proptest::prop_assert_eq!((sa.unique, sa.duplicates, sa.rejected), (sc.unique, sc.duplicates, sc.rejected));
             let model: Vec<&str> = if lines.is_empty() {
                 Vec::new()
             } else {

@@ -13,7 +13,7 @@
 //! in a few calls (issue 14, round 4).
 
 use super::Form;
-use crate::bytefind::{ascii_except, find};
+use crate::bytefind::{ascii_except, find_component};
 use crate::error::Component;
 use crate::mapping::{char_allowed, utf8_from_triplets};
 use crate::norm::trace::{note, Rule, Trace};
@@ -84,28 +84,19 @@ pub(crate) fn write_component<T: Trace>(
     let mut lowered = false;
     let mut i = 0;
     let mut run = 0;
-    // The usual component: ASCII without `%`, which nothing below changes
-    // but the host's case (§6.2.2.1): the parser let no other byte in, so
-    // it is one run. Judged in one branch-free pass (vectorised), cheaper
-    // on short components than a search for a stop (callgrind on the
-    // frontier's rewritten references: 100 instructions per host).
-    if b.iter()
-        .fold(0u8, |a, &c| a | (c & 0x80) | u8::from(c == b'%'))
-        == 0
-    {
-        i = b.len();
-    }
     loop {
-        // The next byte that may need a change, by the SIMD kernels
-        // (issue 14: the byte-by-byte test was most of the slow path on
-        // long queries); in `iri` form without bidi controls, non-ASCII
-        // is kept and does not end the run.
-        i = if i >= b.len() {
-            i
-        } else if plain_run {
-            find(b, i, &PLAIN_RUN, !high)
+        // The next byte that may need a change: a `%` or non-ASCII (in
+        // `iri` form without bidi controls, non-ASCII is kept and does not
+        // end the run). Every other byte of a parsed component is kept
+        // (the parser let no other byte in): the usual component, ASCII
+        // without `%`, is one run, found by a few words of eight bytes
+        // (`bytefind::find_component`); a long one goes on in the SIMD
+        // kernels (issue 14: the byte-by-byte test was most of the slow
+        // path on long queries).
+        i = if plain_run {
+            find_component(b, i, &PLAIN_RUN, !high)
         } else {
-            find(b, i, &crate::scan::QUERY_RUN, !high)
+            find_component(b, i, &crate::scan::QUERY_RUN, !high)
         };
         let Some(&c) = b.get(i) else {
             break;
@@ -158,9 +149,14 @@ fn flush(out: &mut String, text: &str, from: usize, to: usize, lower: bool) -> b
     if !lower {
         return false;
     }
+    // Most hosts the rewrite path writes have no upper case (a reference
+    // rewritten for its scheme, port or path): tested a word at a time,
+    // lower-cased byte by byte only when needed.
     let appended = &mut out[at..];
-    let changed = appended.bytes().any(|c| c.is_ascii_uppercase());
-    appended.make_ascii_lowercase();
+    let changed = irinorm_simd::words::any_ascii_upper(appended.as_bytes());
+    if changed {
+        appended.make_ascii_lowercase();
+    }
     changed
 }
 
