@@ -101,7 +101,19 @@ pub fn apply_reporting<'a>(s: &'a str, form: CharNorm, kept: &mut Vec<Kept>) -> 
 }
 
 /// Appends the normal form of `s[start..end]` (a text between barriers),
-/// or the text itself when its normal form would add structure.
+/// keeping as written the parts whose normal form would add structure.
+///
+/// The part kept is as small as normalization allows, so that what is kept
+/// does not depend on where the barriers happen to be: a never-decoded
+/// triplet planted nearby (its `%` is a barrier) must not change whether a
+/// character further on is normalized (LADDER.md invariant 6; found by the
+/// `normalize_scheme_uri` fuzz target: `%C2%B8` (¸, NFKC ` ̧`) kept a whole
+/// piece as written, and with it a `%C2%BA` (º, NFKC `o`) that a planted
+/// `%EF%BF%BE` would have cut off). The piece is cut before every ASCII
+/// character: no ASCII character composes with what precedes it and each
+/// is a starter, so the normal form of the piece is the normal forms of
+/// the parts end to end (UAX #15 §9, normalization boundaries), and
+/// cutting there changes nothing but which part is kept.
 fn piece(
     s: &str,
     start: usize,
@@ -116,18 +128,11 @@ fn piece(
         return;
     }
     let at = out.len();
-    match form {
-        CharNorm::Nfc => out.extend(p.nfc()),
-        CharNorm::Nfkc => out.extend(p.nfkc()),
-        CharNorm::None => out.push_str(p),
-    }
+    normal_form(p, form, out);
     let new = &out[at..];
-    // A delimiter (gen-delims, sub-delims, `%`) or any other ASCII that is
-    // not unreserved, or a segment that is only dots (RFC 3986 §3.3 dot
-    // segments, removed by rung 1): structure that was not there.
-    let structure =
-        new.bytes().any(|b| b.is_ascii() && !is(b, UNRESERVED)) || matches!(new, "." | "..");
-    if structure {
+    // A segment that is only dots (RFC 3986 §3.3 dot segments, removed by
+    // rung 1): structure that was not there, made by the piece as a whole.
+    if matches!(new, "." | "..") {
         kept.push(Kept {
             offset: start,
             text: p.to_owned(),
@@ -135,7 +140,49 @@ fn piece(
         });
         out.truncate(at);
         out.push_str(p);
+        return;
     }
+    if !adds_delimiter(new) {
+        return;
+    }
+    // Some part makes a delimiter: judge each part on its own (the common
+    // case above normalizes the piece in one call).
+    out.truncate(at);
+    let bytes = p.as_bytes();
+    let mut from = 0;
+    while from < p.len() {
+        let to = (from + 1..p.len())
+            .find(|&i| bytes[i].is_ascii())
+            .unwrap_or(p.len());
+        let part = &p[from..to];
+        let at = out.len();
+        normal_form(part, form, out);
+        if adds_delimiter(&out[at..]) {
+            kept.push(Kept {
+                offset: start + from,
+                text: part.to_owned(),
+                would_be: out[at..].to_owned(),
+            });
+            out.truncate(at);
+            out.push_str(part);
+        }
+        from = to;
+    }
+}
+
+/// Appends the normal form of `p` to `out`.
+fn normal_form(p: &str, form: CharNorm, out: &mut String) {
+    match form {
+        CharNorm::Nfc => out.extend(p.nfc()),
+        CharNorm::Nfkc => out.extend(p.nfkc()),
+        CharNorm::None => out.push_str(p),
+    }
+}
+
+/// A delimiter (gen-delims, sub-delims, `%`) or any other ASCII that is not
+/// unreserved (a space...): structure that was not there.
+fn adds_delimiter(new: &str) -> bool {
+    new.bytes().any(|b| b.is_ascii() && !is(b, UNRESERVED))
 }
 
 #[cfg(test)]
@@ -165,6 +212,35 @@ mod tests {
         );
         // Triplets are untouched.
         assert_eq!(apply("%C3%A9e\u{301}", CharNorm::Nfc), "%C3%A9é");
+    }
+
+    /// What is kept does not depend on where the barriers are (LADDER.md
+    /// invariant 6, found by fuzzing): U+00B8 CEDILLA is NFKC `space +
+    /// U+0327`, so it is kept; U+00BA MASCULINE ORDINAL INDICATOR is NFKC
+    /// `o` (UnicodeData.txt `<super> 006F`), with or without a `%` between
+    /// them. Before, the cedilla kept the whole piece, the `º` with it.
+    #[test]
+    fn only_the_part_that_adds_structure_is_kept() {
+        let nfkc = |s| apply(s, CharNorm::Nfkc).into_owned();
+        assert_eq!(nfkc("a\u{B8}b\u{BA}"), "a\u{B8}bo");
+        assert_eq!(nfkc("a\u{B8}b%41b\u{BA}"), "a\u{B8}b%41bo");
+        assert_eq!(
+            nfkc("e\u{E000}\u{B8}x%EF%BF%BEx\u{BA}"),
+            nfkc("e\u{E000}\u{B8}xzqjzx\u{BA}").replace("zqjz", "%EF%BF%BE")
+        );
+        // The part kept is the cedilla with the characters after it up to
+        // the next ASCII one, reported at its own offset.
+        let mut kept = Vec::new();
+        let out = apply_reporting("ab\u{B8}\u{E9}c\u{FB01}", CharNorm::Nfkc, &mut kept);
+        assert_eq!(out, "ab\u{B8}\u{E9}cfi");
+        assert_eq!(kept.len(), 1);
+        assert_eq!(
+            (kept[0].offset, kept[0].text.as_str()),
+            (1, "b\u{B8}\u{E9}")
+        );
+        assert_eq!(kept[0].would_be, "b \u{327}\u{E9}");
+        // Still idempotent.
+        assert_eq!(nfkc(&nfkc("a\u{B8}b\u{BA}")), nfkc("a\u{B8}b\u{BA}"));
     }
 
     /// Issue 16: FULLWIDTH FULL STOP (U+FF0E) is `.` under NFKC; two of

@@ -302,6 +302,29 @@ fn charnorm_never_changes_structure() {
     }
 }
 
+/// LADDER.md invariant 6 under NFKC (found by the `normalize_scheme_uri`
+/// fuzz target): a never-decoded triplet planted in a query changes
+/// nothing but its own place. `%C2%B8` (U+00B8 CEDILLA, NFKC space +
+/// U+0327) is kept; `%C2%BA` (U+00BA, NFKC `o`) is normalized whether or
+/// not a planted `%EF%BF%BE` stands between them (it used to be kept with
+/// the cedilla unless the planted `%` cut the text in two).
+#[test]
+fn nfkc_keeps_only_what_adds_structure() {
+    let nz = Normalizer::new(Options {
+        char_norm: CharNorm::Nfkc,
+        ..Options::new(Rung::Scheme, Form::Uri)
+    });
+    let x = |mid: &str| format!("http://h/p?ke%EE%80%80%C2%B8{mid}8km%EE%80%80%C2%BA");
+    assert_eq!(
+        nz.normalize(&x("")).unwrap(),
+        "http://h/p?ke%EE%80%80%C2%B88km%EE%80%80o"
+    );
+    let planted = nz.normalize(&x("x%EF%BF%BEx")).unwrap().into_owned();
+    let marked = nz.normalize(&x("xzqjzx")).unwrap().into_owned();
+    assert_eq!(planted, marked.replace("zqjz", "%EF%BF%BE"));
+    assert!(planted.ends_with("km%EE%80%80o"), "{planted}");
+}
+
 #[test]
 fn explain_reports_rules() {
     let e = Normalizer::default()
