@@ -126,6 +126,15 @@ fn marks256(t: &T256, c: __m256i) -> u32 {
     _mm256_movemask_epi8(_mm256_cmpeq_epi8(c, t.mark)) as u32
 }
 
+/// Added to a triplet's high digit, the index of its row bit in `BIT`
+/// (`pshufb` reads the low nibble, and gives zero when the top bit is
+/// set): `0`-`9` become 0x70-0x79, whose low nibble is the value (`BIT`
+/// is zero from 8 on); `A`-`F` become 0x81-0x86, zero. A high digit >= 8
+/// makes a byte >= 0x80, never unreserved (RFC 3986 §2.3), so its row is
+/// empty either way. Bytes that are not hex digits give garbage, which
+/// the digits' class test (`bad`) discards.
+const ROW_INDEX: i8 = 0x40;
+
 /// The value of the hex digits of `x` (garbage below 32 elsewhere).
 #[target_feature(enable = "avx2")]
 #[inline]
@@ -147,14 +156,14 @@ fn triplets256(t: &T256, c: __m256i, c1: __m256i, c2: __m256i) -> (u32, u32) {
         _mm256_cmpeq_epi8(member256(t.hex, t.bit, c1), z),
         _mm256_cmpeq_epi8(member256(t.hex, t.bit, c2), z),
     );
-    let (vh, vl) = (digits256(c1), digits256(c2));
-    let unres = _mm256_and_si256(
-        _mm256_shuffle_epi8(t.unres, vl),
-        _mm256_shuffle_epi8(t.bit, vh),
-    );
+    // The high digit's row bit, `BIT[value]`, straight from its byte
+    // (`row_index`): two operations instead of the value's five and a
+    // lookup (round 5).
+    let row = _mm256_shuffle_epi8(t.bit, _mm256_add_epi8(c1, _mm256_set1_epi8(ROW_INDEX)));
+    let unres = _mm256_and_si256(_mm256_shuffle_epi8(t.unres, digits256(c2)), row);
     let ok = _mm256_andnot_si256(bad, _mm256_and_si256(pct, _mm256_cmpeq_epi8(unres, z)));
-    let eight = _mm256_set1_epi8(8);
-    let high = _mm256_and_si256(ok, _mm256_cmpeq_epi8(_mm256_and_si256(vh, eight), eight));
+    // A normal triplet whose row bit is zero has a high digit >= 8.
+    let high = _mm256_and_si256(ok, _mm256_cmpeq_epi8(row, z));
     (
         _mm256_movemask_epi8(ok) as u32,
         _mm256_movemask_epi8(high) as u32,
@@ -253,11 +262,10 @@ fn triplets128(t: &T128, c: __m128i, c1: __m128i, c2: __m128i) -> (u32, u32) {
         _mm_cmpeq_epi8(member128(t.hex, t.bit, c1), z),
         _mm_cmpeq_epi8(member128(t.hex, t.bit, c2), z),
     );
-    let (vh, vl) = (digits128(c1), digits128(c2));
-    let unres = _mm_and_si128(_mm_shuffle_epi8(t.unres, vl), _mm_shuffle_epi8(t.bit, vh));
+    let row = _mm_shuffle_epi8(t.bit, _mm_add_epi8(c1, _mm_set1_epi8(ROW_INDEX)));
+    let unres = _mm_and_si128(_mm_shuffle_epi8(t.unres, digits128(c2)), row);
     let ok = _mm_andnot_si128(bad, _mm_and_si128(pct, _mm_cmpeq_epi8(unres, z)));
-    let eight = _mm_set1_epi8(8);
-    let high = _mm_and_si128(ok, _mm_cmpeq_epi8(_mm_and_si128(vh, eight), eight));
+    let high = _mm_and_si128(ok, _mm_cmpeq_epi8(row, z));
     (_mm_movemask_epi8(ok) as u32, _mm_movemask_epi8(high) as u32)
 }
 
