@@ -302,6 +302,18 @@ macro_rules! kernel {
                 return $short::<TRIP, DENSE, MARK, PAIR>(b, start, run);
             }
             let t = $tables::new(run);
+            // A short run (`Run::short`, no triplets, no mark: a host) looks
+            // at the window at `start` alone first: a stop there is the
+            // answer. Otherwise the loop below reads that window again
+            // (rare: a host longer than a window).
+            if run.short && start + W <= len {
+                let c = $load(win::<W>(b, start));
+                let m = $stops::<PAIR>(&t, c, $load(win::<W>(b, start - 1)));
+                if m != 0 {
+                    let at = start + m.trailing_zeros() as usize;
+                    return Packed::new(at, 0, at);
+                }
+            }
             let (mut any, mut high) = (0u64, 0u64);
             let mut dense = DENSE;
             // The first mark so far (`usize::MAX`: none).
