@@ -740,9 +740,14 @@ fn fast_kind(s: &str, m: &Meta, o: &Options, scanned: bool) -> Fast {
         return Fast::Slow;
     }
     if o.rung == Rung::Scheme {
-        let info = match m.scheme_end {
-            0 => SchemeInfo::UNKNOWN,
-            end => scheme_info(o, &s[..end as usize]),
+        // By reference: only the fields read below are loaded (a copy of
+        // the whole `SchemeInfo` was unpacked field by field on every call).
+        let info: &SchemeInfo = match m.scheme_end {
+            0 => &SchemeInfo::UNKNOWN,
+            end => o
+                .schemes
+                .get(&s[..end as usize])
+                .unwrap_or(&SchemeInfo::UNKNOWN),
         };
         match info.special {
             Special::None => {}
