@@ -316,8 +316,12 @@ macro_rules! kernel {
             }
             let (mut any, mut high) = (0u64, 0u64);
             let mut dense = DENSE;
-            // The first mark so far (`usize::MAX`: none).
-            let mut mark = usize::MAX;
+            // The marks of the first step that had any, and that step's
+            // start (`mark_bits == 0`: none so far). Two conditional moves
+            // per step, where `mark.min(first(i, mk))` was nine
+            // instructions (round 5); the position is found once, after
+            // the loop or at the stop.
+            let (mut mark_at, mut mark_bits) = (0usize, 0u64);
             let mut i = start;
             // Two windows per step (one mask of up to 64 bits: half the
             // loop branches), with their lookahead windows in bounds.
@@ -339,35 +343,49 @@ macro_rules! kernel {
                 } else {
                     0
                 };
-                let (mut ok, mut hi) = (0, 0);
+                // A step without triplets to judge returns or goes on with
+                // `any` and `high` as they are: no zero `ok` and `hi` to
+                // merge (five instructions per plain step, round 5).
                 if TRIP && (m != 0 || dense) {
                     let (ok0, hi0) = $triplets(&t, c, $load(win::<W>(s, 2)), $load(win::<W>(s, 3)));
                     let (ok1, hi1) =
                         $triplets(&t, d, $load(win::<W>(s, W + 2)), $load(win::<W>(s, W + 3)));
-                    ok = u64::from(ok0) | u64::from(ok1) << W;
-                    hi = u64::from(hi0) | u64::from(hi1) << W;
+                    let ok = u64::from(ok0) | u64::from(ok1) << W;
+                    let hi = u64::from(hi0) | u64::from(hi1) << W;
                     m &= !ok;
                     if !DENSE {
                         dense |= ok != 0;
                     }
-                }
-                if m != 0 {
-                    // Only the triplets and marks before the stop count.
+                    if m != 0 {
+                        // Only the triplets and marks before the stop count.
+                        let below = m.wrapping_sub(1) & !m;
+                        let at = i + m.trailing_zeros() as usize;
+                        return Packed::new(
+                            at,
+                            flags(any | (ok & below), high | (hi & below)),
+                            first(mark_at, mark_bits).min(first(i, mk & below)).min(at),
+                        );
+                    }
+                    any |= ok;
+                    high |= hi;
+                } else if m != 0 {
                     let below = m.wrapping_sub(1) & !m;
                     let at = i + m.trailing_zeros() as usize;
                     return Packed::new(
                         at,
-                        flags(any | (ok & below), high | (hi & below)),
-                        mark.min(first(i, mk & below)).min(at),
+                        flags(any, high),
+                        first(mark_at, mark_bits).min(first(i, mk & below)).min(at),
                     );
                 }
-                any |= ok;
-                high |= hi;
                 if MARK {
-                    mark = mark.min(first(i, mk));
+                    let none = mark_bits == 0;
+                    mark_at = if none { i } else { mark_at };
+                    mark_bits = if none { mk } else { mark_bits };
                 }
                 i += 2 * W;
             }
+            // The first mark so far (`usize::MAX`: none).
+            let mut mark = first(mark_at, mark_bits);
             // One more window if 2W + 1 bytes are left (rare), so that at
             // most 2W are.
             if len - i > 2 * W {
