@@ -140,6 +140,8 @@ pub struct Run {
     /// `plain` as byte ranges, for the portable kernel (`None`: too many
     /// ranges, the scalar kernel's loop instead).
     ranges: Option<class::Ranges>,
+    /// Usually ends within one window ([`Run::short`]).
+    short: bool,
 }
 
 impl Run {
@@ -168,6 +170,7 @@ impl Run {
             dense: false,
             mark: 0x80,
             ranges: plain.ranges(),
+            short: false,
         }
     }
 
@@ -190,6 +193,24 @@ impl Run {
     pub const fn dense(self) -> Run {
         Run {
             dense: true,
+            ..self
+        }
+    }
+
+    /// The same run, for text that usually ends within one window of the
+    /// vector kernels (a host: 32 bytes for AVX2, 16 for SSSE3): they first
+    /// look at the window at the start alone, and return at once when it
+    /// holds the stop, instead of classifying two windows (or the last two
+    /// of the input, in straight-line code) whatever the answer. Same
+    /// answers. Only for runs without triplets or a mark (the window's stop
+    /// is then the answer, with no flags).
+    pub const fn short(self) -> Run {
+        assert!(
+            self.triplets.is_none() && self.mark == 0x80,
+            "a short run has no triplets and no mark"
+        );
+        Run {
+            short: true,
             ..self
         }
     }

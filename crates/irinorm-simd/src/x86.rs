@@ -126,6 +126,15 @@ fn marks256(t: &T256, c: __m256i) -> u32 {
     _mm256_movemask_epi8(_mm256_cmpeq_epi8(c, t.mark)) as u32
 }
 
+/// Added to a triplet's high digit, the index of its row bit in `BIT`
+/// (`pshufb` reads the low nibble, and gives zero when the top bit is
+/// set): `0`-`9` become 0x70-0x79, whose low nibble is the value (`BIT`
+/// is zero from 8 on); `A`-`F` become 0x81-0x86, zero. A high digit >= 8
+/// makes a byte >= 0x80, never unreserved (RFC 3986 §2.3), so its row is
+/// empty either way. Bytes that are not hex digits give garbage, which
+/// the digits' class test (`bad`) discards.
+const ROW_INDEX: i8 = 0x40;
+
 /// The value of the hex digits of `x` (garbage below 32 elsewhere).
 #[target_feature(enable = "avx2")]
 #[inline]
@@ -147,14 +156,14 @@ fn triplets256(t: &T256, c: __m256i, c1: __m256i, c2: __m256i) -> (u32, u32) {
         _mm256_cmpeq_epi8(member256(t.hex, t.bit, c1), z),
         _mm256_cmpeq_epi8(member256(t.hex, t.bit, c2), z),
     );
-    let (vh, vl) = (digits256(c1), digits256(c2));
-    let unres = _mm256_and_si256(
-        _mm256_shuffle_epi8(t.unres, vl),
-        _mm256_shuffle_epi8(t.bit, vh),
-    );
+    // The high digit's row bit, `BIT[value]`, straight from its byte
+    // (`row_index`): two operations instead of the value's five and a
+    // lookup (round 5).
+    let row = _mm256_shuffle_epi8(t.bit, _mm256_add_epi8(c1, _mm256_set1_epi8(ROW_INDEX)));
+    let unres = _mm256_and_si256(_mm256_shuffle_epi8(t.unres, digits256(c2)), row);
     let ok = _mm256_andnot_si256(bad, _mm256_and_si256(pct, _mm256_cmpeq_epi8(unres, z)));
-    let eight = _mm256_set1_epi8(8);
-    let high = _mm256_and_si256(ok, _mm256_cmpeq_epi8(_mm256_and_si256(vh, eight), eight));
+    // A normal triplet whose row bit is zero has a high digit >= 8.
+    let high = _mm256_and_si256(ok, _mm256_cmpeq_epi8(row, z));
     (
         _mm256_movemask_epi8(ok) as u32,
         _mm256_movemask_epi8(high) as u32,
@@ -253,11 +262,10 @@ fn triplets128(t: &T128, c: __m128i, c1: __m128i, c2: __m128i) -> (u32, u32) {
         _mm_cmpeq_epi8(member128(t.hex, t.bit, c1), z),
         _mm_cmpeq_epi8(member128(t.hex, t.bit, c2), z),
     );
-    let (vh, vl) = (digits128(c1), digits128(c2));
-    let unres = _mm_and_si128(_mm_shuffle_epi8(t.unres, vl), _mm_shuffle_epi8(t.bit, vh));
+    let row = _mm_shuffle_epi8(t.bit, _mm_add_epi8(c1, _mm_set1_epi8(ROW_INDEX)));
+    let unres = _mm_and_si128(_mm_shuffle_epi8(t.unres, digits128(c2)), row);
     let ok = _mm_andnot_si128(bad, _mm_and_si128(pct, _mm_cmpeq_epi8(unres, z)));
-    let eight = _mm_set1_epi8(8);
-    let high = _mm_and_si128(ok, _mm_cmpeq_epi8(_mm_and_si128(vh, eight), eight));
+    let high = _mm_and_si128(ok, _mm_cmpeq_epi8(row, z));
     (_mm_movemask_epi8(ok) as u32, _mm_movemask_epi8(high) as u32)
 }
 
@@ -294,10 +302,26 @@ macro_rules! kernel {
                 return $short::<TRIP, DENSE, MARK, PAIR>(b, start, run);
             }
             let t = $tables::new(run);
+            // A short run (`Run::short`, no triplets, no mark: a host) looks
+            // at the window at `start` alone first: a stop there is the
+            // answer. Otherwise the loop below reads that window again
+            // (rare: a host longer than a window).
+            if run.short && start + W <= len {
+                let c = $load(win::<W>(b, start));
+                let m = $stops::<PAIR>(&t, c, $load(win::<W>(b, start - 1)));
+                if m != 0 {
+                    let at = start + m.trailing_zeros() as usize;
+                    return Packed::new(at, 0, at);
+                }
+            }
             let (mut any, mut high) = (0u64, 0u64);
             let mut dense = DENSE;
-            // The first mark so far (`usize::MAX`: none).
-            let mut mark = usize::MAX;
+            // The marks of the first step that had any, and that step's
+            // start (`mark_bits == 0`: none so far). Two conditional moves
+            // per step, where `mark.min(first(i, mk))` was nine
+            // instructions (round 5); the position is found once, after
+            // the loop or at the stop.
+            let (mut mark_at, mut mark_bits) = (0usize, 0u64);
             let mut i = start;
             // Two windows per step (one mask of up to 64 bits: half the
             // loop branches), with their lookahead windows in bounds.
@@ -307,43 +331,61 @@ macro_rules! kernel {
             // is a coin toss the branch predictor loses, while a path
             // without any costs nothing more.
             while i + 2 * W + 2 <= len {
-                let (c, d) = ($load(win::<W>(b, i)), $load(win::<W>(b, i + W)));
-                let mut m = u64::from($stops::<PAIR>(&t, c, $load(win::<W>(b, i - 1))))
-                    | u64::from($stops::<PAIR>(&t, d, $load(win::<W>(b, i + W - 1)))) << W;
+                // The step's bytes, `i - 1 ..= i + 2W + 1`, as one array:
+                // one bounds check per step (implied by the loop's test)
+                // instead of one per window (round 5).
+                let s: &[u8; 2 * W + 3] = b[i - 1..i + 2 * W + 2].try_into().expect("a step");
+                let (c, d) = ($load(win::<W>(s, 1)), $load(win::<W>(s, W + 1)));
+                let mut m = u64::from($stops::<PAIR>(&t, c, $load(win::<W>(s, 0))))
+                    | u64::from($stops::<PAIR>(&t, d, $load(win::<W>(s, W)))) << W;
                 let mk = if MARK {
                     u64::from($marks(&t, c)) | u64::from($marks(&t, d)) << W
                 } else {
                     0
                 };
-                let (mut ok, mut hi) = (0, 0);
+                // A step without triplets to judge returns or goes on with
+                // `any` and `high` as they are: no zero `ok` and `hi` to
+                // merge (five instructions per plain step, round 5).
                 if TRIP && (m != 0 || dense) {
-                    let (ok0, hi0) = $triplets(&t, c, $load(win::<W>(b, i + 1)), $load(win::<W>(b, i + 2)));
+                    let (ok0, hi0) = $triplets(&t, c, $load(win::<W>(s, 2)), $load(win::<W>(s, 3)));
                     let (ok1, hi1) =
-                        $triplets(&t, d, $load(win::<W>(b, i + W + 1)), $load(win::<W>(b, i + W + 2)));
-                    ok = u64::from(ok0) | u64::from(ok1) << W;
-                    hi = u64::from(hi0) | u64::from(hi1) << W;
+                        $triplets(&t, d, $load(win::<W>(s, W + 2)), $load(win::<W>(s, W + 3)));
+                    let ok = u64::from(ok0) | u64::from(ok1) << W;
+                    let hi = u64::from(hi0) | u64::from(hi1) << W;
                     m &= !ok;
                     if !DENSE {
                         dense |= ok != 0;
                     }
-                }
-                if m != 0 {
-                    // Only the triplets and marks before the stop count.
+                    if m != 0 {
+                        // Only the triplets and marks before the stop count.
+                        let below = m.wrapping_sub(1) & !m;
+                        let at = i + m.trailing_zeros() as usize;
+                        return Packed::new(
+                            at,
+                            flags(any | (ok & below), high | (hi & below)),
+                            first(mark_at, mark_bits).min(first(i, mk & below)).min(at),
+                        );
+                    }
+                    any |= ok;
+                    high |= hi;
+                } else if m != 0 {
                     let below = m.wrapping_sub(1) & !m;
                     let at = i + m.trailing_zeros() as usize;
                     return Packed::new(
                         at,
-                        flags(any | (ok & below), high | (hi & below)),
-                        mark.min(first(i, mk & below)).min(at),
+                        flags(any, high),
+                        first(mark_at, mark_bits).min(first(i, mk & below)).min(at),
                     );
                 }
-                any |= ok;
-                high |= hi;
                 if MARK {
-                    mark = mark.min(first(i, mk));
+                    let none = mark_bits == 0;
+                    mark_at = if none { i } else { mark_at };
+                    mark_bits = if none { mk } else { mark_bits };
                 }
                 i += 2 * W;
             }
+            // The first mark so far (`usize::MAX`: none).
+            let mut mark = first(mark_at, mark_bits);
             // One more window if 2W + 1 bytes are left (rare), so that at
             // most 2W are.
             if len - i > 2 * W {

@@ -50,7 +50,7 @@ const HOST: Class = union(
 );
 const TRIPLETS: Triplets = Triplets::new(set(b"0123456789ABCDEF"), UNRESERVED);
 
-const RUNS: [Run; 7] = [
+const RUNS: [Run; 9] = [
     Run::new(HOST, Some(*b"--"), None),
     Run::new(QUERY.without(b'?'), Some(*b"/."), Some(TRIPLETS)),
     Run::new(QUERY, None, Some(TRIPLETS)),
@@ -60,6 +60,9 @@ const RUNS: [Run; 7] = [
     Run::new(HOST, None, None).mark(b'.'),
     // No pair, no triplets, `%` plain: the simplest run.
     Run::new(union(QUERY, set(b"%")), None, None),
+    // The scanner's host run: one window first (`Run::short`).
+    Run::new(HOST, Some(*b"--"), None).short(),
+    Run::new(union(QUERY, set(b"%")), None, None).short(),
 ];
 
 /// Bytes that matter, often; any byte, sometimes.

@@ -52,8 +52,9 @@ const TRIPLETS: Triplets = Triplets::new(
 /// A `reg-name` in its normal form (RFC 3986 §3.2.2, §6.2.2.1): no upper
 /// case, no `%` (a triplet goes to the full parser). `--` may be an
 /// A-label's prefix (the parser's AUTH_DASH2 hint): the full parser looks.
+/// Hosts are short: the kernels look at one window first ([`Run::short`]).
 pub(crate) const HOST_RUN: Run =
-    Run::new(Class::from_table(&T, REG_NAME, UPPER), Some(*b"--"), None);
+    Run::new(Class::from_table(&T, REG_NAME, UPPER), Some(*b"--"), None).short();
 
 /// The path and the query (RFC 3986 §3.3, §3.4: the `query` characters),
 /// the first `?`, which ends the path, marked ([`Run::mark`]); a `.` after

@@ -200,8 +200,8 @@ impl Normalizer {
     /// The normal form and the warnings.
     pub fn normalize_full<'a>(&self, input: &'a str) -> Result<Normalized<'a>, ParseError> {
         let mut m = Meta::default();
-        self.parse_input_into(input, &mut m)?;
-        match self.fast_path(input, &m, &self.opts) {
+        let scanned = self.parse_input_into(input, &mut m)?;
+        match self.fast_path(input, &m, &self.opts, scanned) {
             Fast::Same => {
                 return Ok(Normalized {
                     text: Cow::Borrowed(input),
@@ -239,10 +239,10 @@ impl Normalizer {
     ) -> Result<Vec<Warning>, ParseError> {
         // As `normalize_into_split`, without moving the `Meta` around.
         let mut m = Meta::default();
-        self.parse_input_into(input, &mut m)?;
+        let scanned = self.parse_input_into(input, &mut m)?;
         let mut warnings = Vec::new();
         // Tests in order of frequency (a `match` here became a jump table).
-        let fast = self.fast_path(input, &m, &self.opts);
+        let fast = self.fast_path(input, &m, &self.opts, scanned);
         if fast == Fast::Same {
             out.push_str(input);
         } else if fast == Fast::Root {
@@ -269,10 +269,10 @@ impl Normalizer {
         out: &mut String,
     ) -> Result<(Vec<Warning>, Option<Meta>), ParseError> {
         let mut m = Meta::default();
-        self.parse_input_into(input, &mut m)?;
+        let scanned = self.parse_input_into(input, &mut m)?;
         let mut warnings = Vec::new();
         let start = out.len();
-        let meta = match self.fast_path(input, &m, &self.opts) {
+        let meta = match self.fast_path(input, &m, &self.opts, scanned) {
             Fast::Same => {
                 out.push_str(input);
                 return Ok((warnings, Some(m)));
@@ -331,9 +331,9 @@ impl Normalizer {
         input: &'a str,
     ) -> Result<(Cow<'a, str>, Option<Meta>), ParseError> {
         let mut m = Meta::default();
-        self.parse_input_into(input, &mut m)?;
+        let scanned = self.parse_input_into(input, &mut m)?;
         let opts = self.key_options(self.opts.rung);
-        let fast = self.fast_path(input, &m, &opts);
+        let fast = self.fast_path(input, &m, &opts, scanned);
         if fast == Fast::Same {
             return Ok((Cow::Borrowed(input), Some(m)));
         }
@@ -420,15 +420,20 @@ impl Normalizer {
     /// path most inputs take is never copied as a whole (BENCHMARKS.md,
     /// issue 14: the copy of a `Meta` written field by field stalled
     /// store-to-load forwarding).
+    ///
+    /// `Ok(true)`: the wide scanner validated the authority (it accepted
+    /// the reference, or stopped after the authority), so a host there is
+    /// lower-case ASCII `reg-name` without `%` or `--`, which [`fast_kind`]
+    /// then need not search for them (issue 14, round 5).
     #[inline(always)]
-    fn parse_input_into(&self, input: &str, m: &mut Meta) -> Result<(), ParseError> {
+    fn parse_input_into(&self, input: &str, m: &mut Meta) -> Result<bool, ParseError> {
         if input.len() > self.opts.max_len {
             return Err(ParseError::whole(ErrorKind::TooLong, self.opts.max_len));
         }
         match crate::scan::common_or_resume(input, m) {
             Ok(()) => {
                 debug_assert_eq!(Ok(*m), parse::parse_full(input, Grammar::IriReference));
-                Ok(())
+                Ok(true)
             }
             // The scanner stopped after the authority (a lower-case triplet
             // in a long query...): the parser goes on from there, nothing
@@ -437,11 +442,11 @@ impl Normalizer {
                 let got = parse::parse_from(input, Grammar::IriReference, m, r);
                 debug_assert_eq!(got, parse::parse_full(input, Grammar::IriReference));
                 *m = got?;
-                Ok(())
+                Ok(true)
             }
             Err(None) => {
                 *m = parse::parse_full(input, Grammar::IriReference)?;
-                Ok(())
+                Ok(false)
             }
         }
     }
@@ -455,10 +460,10 @@ impl Normalizer {
         out: &mut String,
     ) -> Result<Option<Meta>, ParseError> {
         let mut m = Meta::default();
-        self.parse_input_into(input, &mut m)?;
+        let scanned = self.parse_input_into(input, &mut m)?;
         let opts = self.key_options(rung);
         let start = out.len();
-        match self.fast_path(input, &m, &opts) {
+        match self.fast_path(input, &m, &opts, scanned) {
             // Never a URN at rung 2 on the fast path (it refuses scheme
             // normalizers): the projection has nothing to remove.
             Fast::Same => {
@@ -494,12 +499,14 @@ impl Normalizer {
     /// known without computing it: no base, no character normalization,
     /// and the parser's hints say so ([`fast_kind`]). Debug builds check
     /// the answer against the full computation (same text, no warnings).
+    /// `scanned`: the wide scanner validated the authority
+    /// ([`Normalizer::parse_input_into`]).
     #[inline]
-    fn fast_path(&self, input: &str, m: &Meta, o: &Options) -> Fast {
+    fn fast_path(&self, input: &str, m: &Meta, o: &Options, scanned: bool) -> Fast {
         if self.base.is_some() || o.char_norm != CharNorm::None {
             return Fast::Slow;
         }
-        let fast = fast_kind(input, m, o);
+        let fast = fast_kind(input, m, o, scanned);
         #[cfg(debug_assertions)]
         if fast != Fast::Slow {
             let (mut out, mut w) = (String::new(), Vec::new());
@@ -688,7 +695,9 @@ fn push_with_root(out: &mut String, s: &str, m: &Meta) -> Meta {
 /// Whether the parser's hints prove that `s` is already normal (or normal
 /// but for its empty path, [`Fast::Root`]), so it can be returned without
 /// being computed. Conservative: [`Fast::Slow`] only means "compute it".
-fn fast_kind(s: &str, m: &Meta, o: &Options) -> Fast {
+/// `scanned`: the wide scanner validated the authority (its host holds no
+/// `%`, non-ASCII or `--`: `scan::HOST_RUN`).
+fn fast_kind(s: &str, m: &Meta, o: &Options, scanned: bool) -> Fast {
     let f = m.flags;
     if o.rung == Rung::String {
         return if o.ignore_fragment && f & HAS_FRAGMENT != 0 {
@@ -731,9 +740,14 @@ fn fast_kind(s: &str, m: &Meta, o: &Options) -> Fast {
         return Fast::Slow;
     }
     if o.rung == Rung::Scheme {
-        let info = match m.scheme_end {
-            0 => SchemeInfo::UNKNOWN,
-            end => scheme_info(o, &s[..end as usize]),
+        // By reference: only the fields read below are loaded (a copy of
+        // the whole `SchemeInfo` was unpacked field by field on every call).
+        let info: &SchemeInfo = match m.scheme_end {
+            0 => &SchemeInfo::UNKNOWN,
+            end => o
+                .schemes
+                .get(&s[..end as usize])
+                .unwrap_or(&SchemeInfo::UNKNOWN),
         };
         match info.special {
             Special::None => {}
@@ -745,16 +759,24 @@ fn fast_kind(s: &str, m: &Meta, o: &Options) -> Fast {
                 HostKind::Ipv6 => return Fast::Slow,
                 // Without `%`, non-ASCII and "--" anywhere in the authority
                 // (parser hints) no host can need UTS #46, unless the
-                // profile checks ASCII names too. (PCT_ANY is any `%`, in
+                // profile checks ASCII names too. PCT_ANY is any `%`, in
                 // the path and query too: searching the host for one
                 // instead, by `memchr` or eight bytes at a time, cost more
                 // mispredicted branches than `scan_host` on query-heavy
-                // URLs; BENCHMARKS.md, issue 14 round 4.)
+                // URLs (BENCHMARKS.md, issue 14 round 4). A host the
+                // scanner accepted holds none of the three, so only the
+                // profile's ASCII checks remain (what `may_need_idn_bytes`
+                // answers there): 68 instructions less per query-heavy
+                // URL (round 5).
                 HostKind::RegName
                     if info.dns_host
-                        && (f & (NON_ASCII | PCT_ANY | AUTH_DASH2) != 0
-                            || o.idna.checks_ascii())
-                        && crate::norm::domain::may_need_idn_bytes(host, &o.idna) =>
+                        && if scanned {
+                            debug_assert!(!crate::idn::scan_host(host, true), "{s:?}");
+                            o.idna.checks_ascii() && !host.is_empty()
+                        } else {
+                            (f & (NON_ASCII | PCT_ANY | AUTH_DASH2) != 0 || o.idna.checks_ascii())
+                                && crate::norm::domain::may_need_idn_bytes(host, &o.idna)
+                        } =>
                 {
                     return Fast::Slow
                 }

@@ -325,6 +325,52 @@ fn nfkc_keeps_only_what_adds_structure() {
     assert!(planted.ends_with("km%EE%80%80o"), "{planted}");
 }
 
+/// A host the wide scanner accepted is known to hold no `%`, non-ASCII or
+/// `--`: `fast_kind` then skips the UTS #46 host search that any `%` in the
+/// path or query used to trigger (issue 14, round 5), and answers as it
+/// does without that knowledge, under the default profile and under one
+/// that checks ASCII names (every non-empty host goes to UTS #46 there).
+#[test]
+fn scanned_hosts_skip_the_idn_search_with_the_same_answer() {
+    let strict = Normalizer::new(Options {
+        idna: crate::idn::IdnaProfile::CONFORMANCE,
+        ..Options::default()
+    });
+    for (nz, same) in [(Normalizer::default(), true), (strict, false)] {
+        for s in [
+            "http://a.example.com/p%20q/r?x=%2F%3A%C3%A9&y=1#%25",
+            "https://www.example.org/search?q=a%20b%20c&utm_source=x%2Fy",
+            "http://example.com:8080/a%2Fb?c=%E2%82%AC",
+            "file:///usr/share/doc/a%20b.txt",
+        ] {
+            let mut m = Meta::default();
+            let scanned = nz.parse_input_into(s, &mut m).unwrap();
+            assert!(scanned, "{s}: the scanner validated its authority");
+            assert!(m.has(PCT_ANY), "{s}");
+            let fast = nz.fast_path(s, &m, nz.options(), true);
+            assert_eq!(fast, nz.fast_path(s, &m, nz.options(), false), "{s}");
+            // `file:` has an empty host: no DNS name to check either way.
+            let want = if same || s.starts_with("file:") {
+                Fast::Same
+            } else {
+                Fast::Slow
+            };
+            assert_eq!(fast, want, "{s}");
+        }
+        // Hosts the scanner refuses (`%`, `--`, upper case): the parser's
+        // hints decide, and these need the full computation.
+        for s in [
+            "http://a%2Cb.example/%2F",
+            "http://xn--bcher-kva.example/a%20b",
+            "http://A.example/a%20b/c/d/e",
+        ] {
+            let mut m = Meta::default();
+            assert!(!nz.parse_input_into(s, &mut m).unwrap(), "{s}");
+            assert_eq!(nz.fast_path(s, &m, nz.options(), false), Fast::Slow, "{s}");
+        }
+    }
+}
+
 #[test]
 fn explain_reports_rules() {
     let e = Normalizer::default()
@@ -419,7 +465,7 @@ fn fast_paths_agree_with_the_full_computation() {
         ),
     ] {
         let m = parse::parse(s, Grammar::IriReference).unwrap();
-        assert_eq!(nz.fast_path(s, &m, nz.options()), kind, "{s}");
+        assert_eq!(nz.fast_path(s, &m, nz.options(), false), kind, "{s}");
         assert_eq!(nz.normalize(s).unwrap(), want, "{s}");
         let mut out = String::from(">");
         nz.normalize_into(s, &mut out).unwrap();
