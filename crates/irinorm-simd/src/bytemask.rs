@@ -51,32 +51,16 @@ mod sse2 {
         __m128i, _mm_cmpeq_epi8, _mm_movemask_epi8, _mm_set1_epi8, _mm_set_epi64x,
     };
 
-    /// Eight bytes of `w` (exactly eight) as a little-endian word.
+    /// Eight bytes (exactly), and at most eight with zeros above, as
+    /// little-endian words: the loads of the word-at-a-time search.
     #[inline(always)]
     fn word(w: &[u8]) -> i64 {
-        let mut a = [0u8; 8];
-        a.copy_from_slice(w);
-        i64::from_le_bytes(a)
+        crate::words::word(w) as i64
     }
 
-    /// The bytes of `r` (at most eight) as a little-endian word, zeros
-    /// above: two loads of 4, 2 or 1 bytes that overlap in the middle
-    /// (the overlapping bytes are the same, so `|` keeps them).
     #[inline(always)]
     fn partial(r: &[u8]) -> i64 {
-        let n = r.len();
-        let v = if n >= 8 {
-            word(&r[..8]) as u64
-        } else if n >= 4 {
-            let w = |s: &[u8]| u64::from(u32::from_le_bytes([s[0], s[1], s[2], s[3]]));
-            w(&r[..4]) | (w(&r[n - 4..]) << (8 * (n - 4)))
-        } else if n >= 2 {
-            let w = |s: &[u8]| u64::from(u16::from_le_bytes([s[0], s[1]]));
-            w(&r[..2]) | (w(&r[n - 2..]) << (8 * (n - 2)))
-        } else {
-            r.first().map_or(0, |&c| u64::from(c))
-        };
-        v as i64
+        crate::words::partial(r) as i64
     }
 
     /// The 16 bytes at `at` (`at + 16 <= b.len()`): two checked words,

@@ -23,9 +23,10 @@ const HIGH: u64 = 0x8080_8080_8080_8080;
 /// The low seven bits of every byte.
 const LOW7: u64 = !HIGH;
 
-/// Eight bytes (exactly) as a little-endian word.
+/// Eight bytes (exactly) as a little-endian word (also the SSE2 byte
+/// masks' loads, `bytemask.rs`).
 #[inline(always)]
-fn word(w: &[u8]) -> u64 {
+pub(crate) fn word(w: &[u8]) -> u64 {
     let mut a = [0u8; 8];
     a.copy_from_slice(w);
     u64::from_le_bytes(a)
@@ -46,17 +47,27 @@ fn load(b: &[u8], at: usize) -> u64 {
     } else if n >= 8 {
         word(&b[n - 8..]) >> (8 * (at + 8 - n))
     } else {
-        let r = &b[at..];
-        let k = r.len();
-        if k >= 4 {
-            let w = |s: &[u8]| u64::from(u32::from_le_bytes([s[0], s[1], s[2], s[3]]));
-            w(&r[..4]) | (w(&r[k - 4..]) << (8 * (k - 4)))
-        } else if k >= 2 {
-            let w = |s: &[u8]| u64::from(u16::from_le_bytes([s[0], s[1]]));
-            w(&r[..2]) | (w(&r[k - 2..]) << (8 * (k - 2)))
-        } else {
-            r.first().map_or(0, |&c| u64::from(c))
-        }
+        partial(&b[at..])
+    }
+}
+
+/// The bytes of `r` (at most eight) as a little-endian word, zeros above:
+/// eight bytes as one word, fewer as two loads of 4, 2 or 1 bytes that
+/// overlap in the middle (the overlapping bytes are the same, so `|` keeps
+/// them; no copy of variable length).
+#[inline(always)]
+pub(crate) fn partial(r: &[u8]) -> u64 {
+    let k = r.len();
+    if k >= 8 {
+        word(&r[..8])
+    } else if k >= 4 {
+        let w = |s: &[u8]| u64::from(u32::from_le_bytes([s[0], s[1], s[2], s[3]]));
+        w(&r[..4]) | (w(&r[k - 4..]) << (8 * (k - 4)))
+    } else if k >= 2 {
+        let w = |s: &[u8]| u64::from(u16::from_le_bytes([s[0], s[1]]));
+        w(&r[..2]) | (w(&r[k - 2..]) << (8 * (k - 2)))
+    } else {
+        r.first().map_or(0, |&c| u64::from(c))
     }
 }
 
