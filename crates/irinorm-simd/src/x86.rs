@@ -57,6 +57,28 @@ fn flags(any: u64, high: u64) -> u8 {
     (u8::from(any != 0) * PCT_ANY) | (u8::from(high != 0) * PCT_HIGH)
 }
 
+/// The answer at the first stop of `m` (not zero), bits from `base`: the
+/// triplets judged so far (`seen`: any, high) and those of this step
+/// (`step`: ok, hi) count only below the stop, as do the step's marks
+/// `mk`; `mark` is the first mark of the steps before.
+#[inline(always)]
+fn stop_at(
+    base: usize,
+    m: u64,
+    seen: (u64, u64),
+    step: (u64, u64),
+    mark: usize,
+    mk: u64,
+) -> Packed {
+    let below = m.wrapping_sub(1) & !m;
+    let at = base + m.trailing_zeros() as usize;
+    Packed::new(
+        at,
+        flags(seen.0 | (step.0 & below), seen.1 | (step.1 & below)),
+        mark.min(first(base, mk & below)).min(at),
+    )
+}
+
 /// The tables of a run as AVX2 registers.
 struct T256 {
     plain: __m256i,
@@ -357,25 +379,12 @@ macro_rules! kernel {
                         dense |= ok != 0;
                     }
                     if m != 0 {
-                        // Only the triplets and marks before the stop count.
-                        let below = m.wrapping_sub(1) & !m;
-                        let at = i + m.trailing_zeros() as usize;
-                        return Packed::new(
-                            at,
-                            flags(any | (ok & below), high | (hi & below)),
-                            first(mark_at, mark_bits).min(first(i, mk & below)).min(at),
-                        );
+                        return stop_at(i, m, (any, high), (ok, hi), first(mark_at, mark_bits), mk);
                     }
                     any |= ok;
                     high |= hi;
                 } else if m != 0 {
-                    let below = m.wrapping_sub(1) & !m;
-                    let at = i + m.trailing_zeros() as usize;
-                    return Packed::new(
-                        at,
-                        flags(any, high),
-                        first(mark_at, mark_bits).min(first(i, mk & below)).min(at),
-                    );
+                    return stop_at(i, m, (any, high), (0, 0), first(mark_at, mark_bits), mk);
                 }
                 if MARK {
                     let none = mark_bits == 0;
@@ -399,13 +408,7 @@ macro_rules! kernel {
                     m &= !ok;
                 }
                 if m != 0 {
-                    let below = m.wrapping_sub(1) & !m;
-                    let at = i + m.trailing_zeros() as usize;
-                    return Packed::new(
-                        at,
-                        flags(any | (ok & below), high | (hi & below)),
-                        mark.min(first(i, mk & below)).min(at),
-                    );
+                    return stop_at(i, m, (any, high), (ok, hi), mark, mk);
                 }
                 any |= ok;
                 high |= hi;
