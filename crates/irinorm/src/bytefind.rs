@@ -161,6 +161,20 @@ mod tests {
         }
     }
 
+    /// `len` bytes `b'x'`, with `x` at `a` (when `a < len`) and `y` a little
+    /// after it (`1 + a % gap` on, kept inside the input).
+    fn planted(len: usize, a: usize, x: u8, y: u8, gap: usize) -> Vec<u8> {
+        let mut s = vec![b'x'; len];
+        if a < len {
+            s[a] = x;
+        }
+        let second = (a + 1 + a % gap).min(len.saturating_sub(1));
+        if second < len && second != a {
+            s[second] = y;
+        }
+        s
+    }
+
     /// Every stop byte (one of the set, a byte >= 0x80) at every position
     /// of inputs around the window sizes, two of them, from every start,
     /// with and without stepping over non-ASCII, under every kernel the CPU
@@ -171,14 +185,7 @@ mod tests {
         for len in (0..40).chain([63, 64, 65, 66, 97]) {
             for a in 0..len.max(1) {
                 for (x, y) in [(b'?', b'#'), (0xc3, 0xa9), (b'#', 0xe2), (0x80, b'?')] {
-                    let mut s = vec![b'x'; len];
-                    if a < len {
-                        s[a] = x;
-                    }
-                    let second = (a + 1 + a % 5).min(len.saturating_sub(1));
-                    if second < len && second != a {
-                        s[second] = y;
-                    }
+                    let s = planted(len, a, x, y, 5);
                     for skip_high in [false, true] {
                         let stop = |c: u8| c == b'?' || c == b'#' || (!skip_high && c >= 0x80);
                         for start in 0..=len {
@@ -207,14 +214,7 @@ mod tests {
         for len in (0..45).chain([63, 64, 65, 66, 97]) {
             for a in 0..len.max(1) {
                 for (x, y) in [(b'%', b'%'), (0xc3, 0xa9), (b'%', 0xe2), (0x80, b'%')] {
-                    let mut s = vec![b'x'; len];
-                    if a < len {
-                        s[a] = x;
-                    }
-                    let second = (a + 1 + a % 11).min(len.saturating_sub(1));
-                    if second < len && second != a {
-                        s[second] = y;
-                    }
+                    let s = planted(len, a, x, y, 11);
                     for skip_high in [false, true] {
                         let stop = |c: u8| c == b'%' || (!skip_high && c >= 0x80);
                         for start in 0..=len {
