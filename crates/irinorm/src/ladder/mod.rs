@@ -178,7 +178,7 @@ impl Default for Normalizer {
 impl Normalizer {
     /// A normalizer with these options.
     pub fn new(opts: Options) -> Self {
-        let hot = HotSchemes::of(&opts);
+        let hot = HotSchemes::of(&opts, false);
         Normalizer {
             opts,
             base: None,
@@ -192,6 +192,7 @@ impl Normalizer {
     pub fn with_base(mut self, base: &str) -> Result<Self, ParseError> {
         let m = parse::parse(base, Grammar::Iri)?;
         self.base = Some((base.to_owned(), m));
+        self.hot = HotSchemes::of(&self.opts, true);
         Ok(self)
     }
 
@@ -514,14 +515,12 @@ impl Normalizer {
     /// cost more than the inline answer itself (round 6).
     #[inline(always)]
     fn fast_path(&self, input: &str, m: &Meta, o: &Options, scanned: Scanned) -> Fast {
-        if self.base.is_some() || o.char_norm != CharNorm::None {
-            return Fast::Slow;
-        }
         let fast = match self.fast_hot(input, m, o, scanned) {
             Some(hot) => {
                 debug_assert_eq!(hot, fast_kind(input, m, o, scanned), "{input:?}");
                 hot
             }
+            None if self.base.is_some() || o.char_norm != CharNorm::None => Fast::Slow,
             None => fast_kind(input, m, o, scanned),
         };
         #[cfg(debug_assertions)]
@@ -580,22 +579,17 @@ impl Normalizer {
         const FILE: u64 = u64::from_le_bytes(*b"file://\0");
         const SEVEN: u64 = 0x00ff_ffff_ffff_ffff;
         let b = s.as_bytes();
-        if scanned == Scanned::No || o.rung != Rung::Scheme || m.port_start != 0 || b.len() < 8 {
+        // The normalizer's own options were judged once; a key's options
+        // (another rung or form) are judged here.
+        let mode = if core::ptr::eq(o, &self.opts) {
+            self.hot.own
+        } else {
+            Mode::of(o, self.base.is_some())
+        };
+        if !mode.on || scanned == Scanned::No || m.port_start != 0 || b.len() < 8 {
             return None;
         }
-        // The hints that send a reference to the full computation
-        // ([`fast_kind`] tests the same ones one by one).
-        let mut deny = UPPER_SCHEME
-            | UPPER_HOST
-            | PCT_DIRTY
-            | if o.form == Form::Uri {
-                NON_ASCII
-            } else {
-                PCT_HIGH | BIDI
-            };
-        if o.ignore_fragment {
-            deny |= HAS_FRAGMENT;
-        }
+        let mut deny = mode.deny;
         if scanned != Scanned::Whole {
             deny |= DOT_SEG;
         }
@@ -822,10 +816,42 @@ struct HotSchemes {
     http: Hot,
     https: Hot,
     file: Hot,
+    /// [`Mode`] of the normalizer's own options.
+    own: Mode,
+}
+
+/// Whether options allow [`Normalizer::fast_hot`] at all, and the parser
+/// hints that then send a reference to the full computation
+/// ([`fast_kind`] tests the same ones one by one).
+#[derive(Clone, Copy, Debug)]
+struct Mode {
+    /// Rung 2, no base, no character normalization.
+    on: bool,
+    /// Upper case in the scheme or host, a triplet that would change;
+    /// non-ASCII (`uri`) or high triplets and bidi controls (`iri`); a
+    /// fragment when it is ignored.
+    deny: u16,
+}
+
+impl Mode {
+    fn of(o: &Options, has_base: bool) -> Mode {
+        let mut deny = UPPER_SCHEME | UPPER_HOST | PCT_DIRTY;
+        deny |= match o.form {
+            Form::Uri => NON_ASCII,
+            Form::Iri => PCT_HIGH | BIDI,
+        };
+        if o.ignore_fragment {
+            deny |= HAS_FRAGMENT;
+        }
+        Mode {
+            on: o.rung == Rung::Scheme && !has_base && o.char_norm == CharNorm::None,
+            deny,
+        }
+    }
 }
 
 impl HotSchemes {
-    fn of(o: &Options) -> HotSchemes {
+    fn of(o: &Options, has_base: bool) -> HotSchemes {
         let hot = |name: &str| {
             let info = o.schemes.get(name).unwrap_or(&SchemeInfo::UNKNOWN);
             Hot {
@@ -839,6 +865,7 @@ impl HotSchemes {
             http: hot("http"),
             https: hot("https"),
             file: hot("file"),
+            own: Mode::of(o, has_base),
         }
     }
 }

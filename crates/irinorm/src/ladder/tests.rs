@@ -734,3 +734,37 @@ fn hot_schemes_follow_the_registry() {
         "http://a.example.com/x"
     );
 }
+
+/// `fast_hot` judges the normalizer's own options once: a normalizer with
+/// character normalization, at another rung, or whose keys are asked at
+/// another rung, still gets the full computation where it changes text.
+#[test]
+fn hot_mode_follows_the_options() {
+    // U+FF21 (fullwidth A) percent-encoded: NFKC makes it `A`, and then
+    // rung 1 decodes the unreserved triplet (RFC 3986 §6.2.2.2).
+    let s = "https://a.example.com/%EF%BC%A1";
+    let nfkc = Normalizer::new(Options {
+        char_norm: CharNorm::Nfkc,
+        ..Options::default()
+    });
+    assert_eq!(nfkc.normalize(s).unwrap(), "https://a.example.com/A");
+    assert_eq!(Normalizer::default().normalize(s).unwrap(), s);
+    // Rung 0 keeps the empty path; rung 2 makes it `/` (RFC 3986 §6.2.3),
+    // for keys as for normal forms.
+    let e = "https://a.example.com";
+    let string = Normalizer::new(Options::new(Rung::String, Form::Uri));
+    assert_eq!(string.normalize(e).unwrap(), e);
+    assert_eq!(string.key(e).unwrap(), e);
+    let nz = Normalizer::default();
+    assert_eq!(nz.key(e).unwrap(), "https://a.example.com/");
+    assert_eq!(
+        nz.compare(e, "https://a.example.com/").unwrap(),
+        Some(Rung::Scheme)
+    );
+    // A base: absolute references resolve to themselves (RFC 3986 §5.2.2).
+    let based = Normalizer::default()
+        .with_base("http://b.example/x/")
+        .unwrap();
+    assert_eq!(based.normalize(e).unwrap(), "https://a.example.com/");
+    assert_eq!(based.normalize("y/../z").unwrap(), "http://b.example/x/z");
+}
