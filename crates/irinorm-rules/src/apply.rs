@@ -20,6 +20,7 @@ use irinorm::{split_trusted, Meta};
 use crate::config::Config;
 use crate::glob::{self, NameIndex, ParamPrefixes};
 use crate::host_rules::{Comps, HostIndex, Note};
+use crate::query_filter::{self, QueryFilter};
 use crate::rule::{RuleName, RuleSet};
 
 /// A rule that fired, with the component it changed (for `explain`).
@@ -130,6 +131,10 @@ pub(crate) struct Names {
     query_params: NameIndex,
     /// `query_params` as prefixes, when its patterns allow it.
     query_prefixes: Option<ParamPrefixes>,
+    /// `query_params` compiled for [`query_filter::filter`], when its
+    /// patterns allow it (the default list does): the in-place path's
+    /// first choice (issue 14, round 6).
+    query_filter: Option<QueryFilter>,
     session_ids: NameIndex,
     pub(crate) host_rules: HostIndex,
 }
@@ -139,6 +144,7 @@ impl Names {
         Names {
             query_params: NameIndex::new(&config.query_params),
             query_prefixes: ParamPrefixes::new(&config.query_params),
+            query_filter: QueryFilter::new(&config.query_params),
             session_ids: NameIndex::new(&config.session_ids),
             host_rules: HostIndex::new(&config.host_rules),
         }
@@ -560,9 +566,14 @@ pub(crate) fn query_in_place(
         out.truncate(at);
     }
     if let Some((qs, qe)) = query {
-        let filtered = match &names.query_prefixes {
-            Some(pre) => filter_query_by_prefixes(out, qs, qe, pre, &names.query_params),
-            None => filter_query_in_place(out, qs, qe, &names.query_params),
+        let fast = names
+            .query_filter
+            .as_ref()
+            .and_then(|f| query_filter::filter(out, qs, qe, f));
+        let filtered = match (fast, &names.query_prefixes) {
+            (Some(filtered), _) => filtered,
+            (None, Some(pre)) => filter_query_by_prefixes(out, qs, qe, pre, &names.query_params),
+            (None, None) => filter_query_in_place(out, qs, qe, &names.query_params),
         };
         if filtered && !applied.contains(&RuleName::RemoveQueryParams) {
             applied.push(RuleName::RemoveQueryParams);
@@ -742,7 +753,12 @@ fn filter_query_blocks(
 /// the `?` along (the query was made only of what the rule removes). Kept
 /// parameters keep the `&` between them, so the result is the kept ones
 /// joined by `&`, empty ones included. Returns whether anything went.
-fn filter_query_in_place(out: &mut String, qs: usize, mut qe: usize, names: &NameIndex) -> bool {
+pub(crate) fn filter_query_in_place(
+    out: &mut String,
+    qs: usize,
+    mut qe: usize,
+    names: &NameIndex,
+) -> bool {
     if qs == qe {
         return false;
     }
