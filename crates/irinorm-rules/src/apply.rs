@@ -133,7 +133,8 @@ pub(crate) struct Names {
     query_prefixes: Option<ParamPrefixes>,
     /// `query_params` compiled for [`query_filter::filter`], when its
     /// patterns allow it (the default list does): the in-place path's
-    /// first choice (issue 14, round 6).
+    /// filter after the screen's first removed parameter (issue 14,
+    /// round 6).
     query_filter: Option<QueryFilter>,
     session_ids: NameIndex,
     pub(crate) host_rules: HostIndex,
@@ -566,14 +567,16 @@ pub(crate) fn query_in_place(
         out.truncate(at);
     }
     if let Some((qs, qe)) = query {
-        let fast = names
-            .query_filter
-            .as_ref()
-            .and_then(|f| query_filter::filter(out, qs, qe, f));
-        let filtered = match (fast, &names.query_prefixes) {
-            (Some(filtered), _) => filtered,
-            (None, Some(pre)) => filter_query_by_prefixes(out, qs, qe, pre, &names.query_params),
-            (None, None) => filter_query_in_place(out, qs, qe, &names.query_params),
+        let filtered = match &names.query_prefixes {
+            Some(pre) => filter_query_by_prefixes(
+                out,
+                qs,
+                qe,
+                pre,
+                &names.query_params,
+                names.query_filter.as_ref(),
+            ),
+            None => filter_query_in_place(out, qs, qe, &names.query_params),
         };
         if filtered && !applied.contains(&RuleName::RemoveQueryParams) {
             applied.push(RuleName::RemoveQueryParams);
@@ -609,13 +612,14 @@ fn filter_query_by_prefixes(
     qe: usize,
     pre: &ParamPrefixes,
     names: &NameIndex,
+    fast: Option<&QueryFilter>,
 ) -> bool {
     let q = &out.as_bytes()[qs..qe];
     if q.is_empty() {
         return false;
     }
     if pre.matches_at(q, 0) {
-        return filter_query_blocks(out, qs, qe, pre, names, 0);
+        return filter_query_from(out, qs, qe, pre, names, fast, 0);
     }
     let mut base = 0;
     let mut amps = irinorm_simd::eq_mask64(q, 0, b'&');
@@ -623,7 +627,7 @@ fn filter_query_by_prefixes(
         while amps != 0 {
             let at = base + amps.trailing_zeros() as usize + 1;
             if pre.matches_at(q, at) {
-                return filter_query_blocks(out, qs, qe, pre, names, at);
+                return filter_query_from(out, qs, qe, pre, names, fast, at);
             }
             amps &= amps - 1;
         }
@@ -632,6 +636,25 @@ fn filter_query_by_prefixes(
             return false;
         }
         amps = irinorm_simd::eq_mask64(q, base, b'&');
+    }
+}
+
+/// The filter from `from`, the first parameter that goes: the judge of
+/// every parameter ([`query_filter::filter`], round 6) when the list
+/// compiles to it, else (or past its limits) [`filter_query_blocks`].
+#[inline(always)]
+fn filter_query_from(
+    out: &mut String,
+    qs: usize,
+    qe: usize,
+    pre: &ParamPrefixes,
+    names: &NameIndex,
+    fast: Option<&QueryFilter>,
+    from: usize,
+) -> bool {
+    match fast.and_then(|f| query_filter::filter(out, qs, qe, f, from)) {
+        Some(filtered) => filtered,
+        None => filter_query_blocks(out, qs, qe, pre, names, from),
     }
 }
 
@@ -1548,7 +1571,7 @@ mod tests {
                 let mut want = url.clone();
                 let w = filter_query_in_place(&mut want, qs, qe, &names.query_params);
                 let mut got = url.clone();
-                let g = filter_query_by_prefixes(&mut got, qs, qe, pre, &names.query_params);
+                let g = filter_query_by_prefixes(&mut got, qs, qe, pre, &names.query_params, None);
                 assert_eq!((g, &got), (w, &want), "{url:?}");
             }
         }

@@ -2,15 +2,23 @@
 //! parameter's name judged by one probe of a hash table, without a branch
 //! that depends on the name and without finding where the name ends.
 //!
-//! Round 5's filter (`apply::filter_query_by_prefixes`) screened names by a
-//! bucket of their first two bytes until the first name that goes; on
-//! queries where one name in three is a tracking name the predictor loses
-//! the screen's branches. Here, in three steps over the query followed by
-//! 64 bytes of padding (pushed onto the output and cut again, so every
-//! load has a fixed size and no end test):
-//! 1. where each parameter starts, from the `&` mask of each 64-byte block
-//!    (`irinorm_simd::eq_mask64_padded`), four positions written per block
-//!    without a branch;
+//! Where it runs: round 5's screen (`apply::filter_query_by_prefixes`)
+//! still reads the query up to the first parameter that goes, and this
+//! filter takes over from there, in place of round 5's block filter
+//! (`apply::filter_query_blocks`, still the fallback). Run on every query
+//! from its start (no screen), it brought `query-heavy` from 2.2x to 1.9x
+//! `rfc`, but `len 161+` from 1.27x to 1.41x and a data set of one short
+//! parameter per query (`isaacs_files.txt`) from 1.1x to 1.4x; neither
+//! choice by the `&` of the first block nor by the whole query's density
+//! kept the gain without the loss (BENCHMARKS.md, "Issue 14, round 6:
+//! crawler").
+//!
+//! In three steps over the query followed by 64 bytes of padding (pushed
+//! onto the output and cut again, so every load has a fixed size and no
+//! end test):
+//! 1. where each parameter from `from` starts, from the `&` mask of each
+//!    64-byte block (`irinorm_simd::eq_mask64_padded`), four positions
+//!    written per block without a branch;
 //! 2. each parameter judged by [`QueryFilter::goes`]: its first 16 bytes as
 //!    two words, case-folded; the bucket from the first `key` bytes (the
 //!    shortest pattern's length); each of the bucket's two patterns one
@@ -250,9 +258,17 @@ const PAD: &str = "\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\
 /// included), the `?` dropped when none is kept; the same bytes as
 /// `apply::filter_query_in_place` (the oracle of the tests). Returns
 /// whether anything went, or `None`, with `out` untouched, when the query
-/// has more than [`MAX_PARAMS`] parameters or 65,535 bytes.
+/// has more than [`MAX_PARAMS`] parameters from `from` or 65,535 bytes.
+/// `from` is the start of a parameter (0, or just after an `&`): those
+/// before it are kept unjudged (the caller's screen has judged them).
 #[inline(never)]
-pub(crate) fn filter(out: &mut String, qs: usize, qe: usize, f: &QueryFilter) -> Option<bool> {
+pub(crate) fn filter(
+    out: &mut String,
+    qs: usize,
+    qe: usize,
+    f: &QueryFilter,
+    from: usize,
+) -> Option<bool> {
     let len = qe - qs;
     if len == 0 {
         // An empty query is kept (`?` included), as by the oracle.
@@ -267,13 +283,15 @@ pub(crate) fn filter(out: &mut String, qs: usize, qe: usize, f: &QueryFilter) ->
     // 1. The parameters' starts: `starts[i]` for parameter `i`, and
     // `starts[n + 1]` one past the end (as if an `&` followed).
     let mut starts = [0u16; 64];
+    starts[0] = from as u16;
     let mut n = 0usize;
-    let mut base = 0;
+    let mut base = from - from % 64;
     // Whether a fragment follows the query (its `&` are not the query's);
     // else the padding does (`crawler` has cut the fragment already).
     let tail = end > qe;
+    // The `&` before `from` are not noted.
+    let mut m = irinorm_simd::eq_mask64_padded(b, base, b'&') & (u64::MAX << (from % 64));
     loop {
-        let mut m = irinorm_simd::eq_mask64_padded(b, base, b'&');
         if tail && len - base < 64 {
             m &= (1u64 << (len - base)) - 1;
         }
@@ -303,6 +321,7 @@ pub(crate) fn filter(out: &mut String, qs: usize, qe: usize, f: &QueryFilter) ->
         if base >= len {
             break;
         }
+        m = irinorm_simd::eq_mask64_padded(b, base, b'&');
     }
     starts[n + 1] = len as u16 + 1;
     // 2. The verdicts.
@@ -315,7 +334,7 @@ pub(crate) fn filter(out: &mut String, qs: usize, qe: usize, f: &QueryFilter) ->
         return Some(false);
     }
     let keep = !gone & (u64::MAX >> (63 - n));
-    if keep == 0 {
+    if keep == 0 && from == 0 {
         out.replace_range(qs - 1..qe, "");
         return Some(true);
     }
@@ -502,10 +521,32 @@ mod tests {
                 for frag in ["", "#", "#f&utm_x=1&a"] {
                     let url = format!("http://a/p?{q}{frag}");
                     let (qs, qe) = (11, 11 + q.len());
-                    let mut want = url.clone();
-                    let w = filter_query_in_place(&mut want, qs, qe, &index);
                     let mut got = url.clone();
-                    match filter(&mut got, qs, qe, &f) {
+                    // From the start, and from a later parameter (as the
+                    // screen hands over: those before `from` are kept).
+                    let from = match q.len() % 3 {
+                        0 => 0,
+                        _ => q
+                            .match_indices('&')
+                            .nth(q.len() % 5)
+                            .map_or(0, |(i, _)| i + 1),
+                    };
+                    // The oracle on the parameters from `from`, the others
+                    // put back before them (with the `&` between, unless
+                    // nothing from `from` is kept).
+                    let (w, want) = {
+                        let rest = &q[from..];
+                        let mut r = format!("http://a/p?{rest}{frag}");
+                        let w = filter_query_in_place(&mut r, 11, 11 + rest.len(), &index);
+                        let tail = &r[10..];
+                        let want = match (from, tail.strip_prefix('?')) {
+                            (0, _) => r.clone(),
+                            (_, Some(t)) => format!("http://a/p?{}&{t}", &q[..from - 1]),
+                            (_, None) => format!("http://a/p?{}{tail}", &q[..from - 1]),
+                        };
+                        (w, want)
+                    };
+                    match filter(&mut got, qs, qe, &f, from) {
                         Some(g) => assert_eq!((g, &got), (w, &want), "{pats:?} {url:?}"),
                         None => {
                             assert_eq!(got, url, "refused, untouched");
