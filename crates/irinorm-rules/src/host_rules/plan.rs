@@ -1013,8 +1013,11 @@ fn remove_params(table: &ParamTable, out: &mut String, at: &mut At) -> bool {
     // Bytes: no `str` boundary checks, names compared word-wise.
     let path = &out.as_bytes()[at.path..qm];
     let q = &out.as_bytes()[qs..qe];
-    // Whether the parameter `q[a..b]`, its name ending at `e`, goes.
-    let goes = |a: usize, e: usize, b: usize| {
+    // Whether the parameter `q[a..b]`, its name ending at `e`, goes: a
+    // function inline, not a closure (the closure was a call per
+    // parameter, with its captures: issue 11).
+    #[inline(always)]
+    fn goes(table: &ParamTable, q: &[u8], path: &[u8], a: usize, e: usize, b: usize) -> bool {
         let n = &q[a..e];
         if !table.may_hold(n) {
             return false;
@@ -1029,7 +1032,7 @@ fn remove_params(table: &ParamTable, out: &mut String, at: &mut At) -> bool {
                     .as_deref()
                     .is_none_or(|pre| path.starts_with(pre.as_bytes()))
         })
-    };
+    }
     // The parameters that go, and where the first kept one starts. Eight
     // on the stack (128 bytes, zeroed inline: 32 cost a `memset` call per
     // query looked at, 1.2% of the learned crawl's instructions), the rest
@@ -1038,18 +1041,23 @@ fn remove_params(table: &ParamTable, out: &mut String, at: &mut At) -> bool {
     let mut n = 0;
     let mut more = Vec::new();
     let mut first_kept = None;
-    let mut judge = |a: usize, e: usize, b: usize| {
-        if goes(a, e, b) {
-            if n < cuts.len() {
-                cuts[n] = (qs + a, qs + b);
-                n += 1;
-            } else {
-                more.push((qs + a, qs + b));
+    // A macro, not a closure: the closure stayed a call per parameter,
+    // its captures passed by reference (issue 11).
+    macro_rules! judge {
+        ($a:expr, $e:expr, $b:expr) => {{
+            let (a, e, b) = ($a, $e, $b);
+            if goes(table, q, path, a, e, b) {
+                if n < cuts.len() {
+                    cuts[n] = (qs + a, qs + b);
+                    n += 1;
+                } else {
+                    more.push((qs + a, qs + b));
+                }
+            } else if first_kept.is_none() {
+                first_kept = Some(qs + a);
             }
-        } else if first_kept.is_none() {
-            first_kept = Some(qs + a);
-        }
-    };
+        }};
+    }
     if q.len() <= 64 {
         // Most queries: the `&`s and `=`s as two bit masks (SSE2 compares,
         // as `crawler`'s filter), each parameter and its name's end read
@@ -1075,7 +1083,7 @@ fn remove_params(table: &ParamTable, out: &mut String, at: &mut At) -> bool {
                 0 => b,
                 m => m.trailing_zeros() as usize,
             };
-            judge(a, e, b);
+            judge!(a, e, b);
             if rest == 0 {
                 break;
             }
@@ -1085,7 +1093,7 @@ fn remove_params(table: &ParamTable, out: &mut String, at: &mut At) -> bool {
     } else {
         for (a, b) in params(q) {
             let e = q[a..b].iter().position(|&c| c == b'=').map_or(b, |i| a + i);
-            judge(a, e, b);
+            judge!(a, e, b);
         }
     }
     if n == 0 {
