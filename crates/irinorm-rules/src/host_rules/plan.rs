@@ -944,6 +944,12 @@ fn exec(op: &Op, out: &mut String, at: &mut At) -> bool {
             if !has_upper_outside_triplets(path) {
                 return false;
             }
+            if !path.as_bytes().contains(&b'%') {
+                // No triplet (most paths): every capital goes, in place
+                // (the length stays; no new string, no splice: issue 11).
+                out[at.path..end].make_ascii_lowercase();
+                return true;
+            }
             let lower = irinorm::pct::lowercase_outside_triplets(path);
             at.splice(out, at.path, end, &lower);
             true
