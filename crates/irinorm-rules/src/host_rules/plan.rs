@@ -1034,9 +1034,12 @@ fn remove_params(table: &ParamTable, out: &mut String, at: &mut At) -> bool {
                 && p.value
                     .as_deref()
                     .is_none_or(|d| same_bytes(d.as_bytes(), v))
-                && p.prefix
-                    .as_deref()
-                    .is_none_or(|pre| path.starts_with(pre.as_bytes()))
+                && p.prefix.as_deref().is_none_or(|pre| {
+                    // Word-wise, inline: `starts_with` is a `bcmp` call
+                    // per entry with a prefix (issue 11).
+                    let pre = pre.as_bytes();
+                    path.len() >= pre.len() && same_bytes(&path[..pre.len()], pre)
+                })
         })
     }
     // The parameters that go, and where the first kept one starts. Eight
