@@ -1055,13 +1055,23 @@ pub(crate) fn fused(
     if !named_fired && out.as_bytes()[start..] == was[..text_len] {
         return done(out, applied);
     }
-    // In the order of application: before remove-fragment.
-    if !applied.contains(&R::HostRules) {
-        let i = applied
-            .iter()
-            .position(|&r| r == R::RemoveFragment)
-            .unwrap_or(applied.len());
-        applied.insert(i, R::HostRules);
+    // In the order of application: before remove-fragment. One walk of
+    // the list (usually empty or one name long), and a push when nothing
+    // comes after (issue 11: `contains`, `position` and `Vec::insert`'s
+    // call were 1.6 M instructions on the learned crawl).
+    let mut at_fragment = None;
+    let mut listed = false;
+    for (i, &r) in applied.iter().enumerate() {
+        listed |= r == R::HostRules;
+        if r == R::RemoveFragment && at_fragment.is_none() {
+            at_fragment = Some(i);
+        }
+    }
+    if !listed {
+        match at_fragment {
+            None => applied.push(R::HostRules),
+            Some(i) => applied.insert(i, R::HostRules),
+        }
     }
     // Another round of the sections only when a named rule may change
     // the rules' output (the general path's screen, on the components as

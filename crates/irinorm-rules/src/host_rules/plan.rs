@@ -944,6 +944,12 @@ fn exec(op: &Op, out: &mut String, at: &mut At) -> bool {
             if !has_upper_outside_triplets(path) {
                 return false;
             }
+            if !path.as_bytes().contains(&b'%') {
+                // No triplet (most paths): every capital goes, in place
+                // (the length stays; no new string, no splice: issue 11).
+                out[at.path..end].make_ascii_lowercase();
+                return true;
+            }
             let lower = irinorm::pct::lowercase_outside_triplets(path);
             at.splice(out, at.path, end, &lower);
             true
@@ -1013,8 +1019,11 @@ fn remove_params(table: &ParamTable, out: &mut String, at: &mut At) -> bool {
     // Bytes: no `str` boundary checks, names compared word-wise.
     let path = &out.as_bytes()[at.path..qm];
     let q = &out.as_bytes()[qs..qe];
-    // Whether the parameter `q[a..b]`, its name ending at `e`, goes.
-    let goes = |a: usize, e: usize, b: usize| {
+    // Whether the parameter `q[a..b]`, its name ending at `e`, goes: a
+    // function inline, not a closure (the closure was a call per
+    // parameter, with its captures: issue 11).
+    #[inline(always)]
+    fn goes(table: &ParamTable, q: &[u8], path: &[u8], a: usize, e: usize, b: usize) -> bool {
         let n = &q[a..e];
         if !table.may_hold(n) {
             return false;
@@ -1025,11 +1034,14 @@ fn remove_params(table: &ParamTable, out: &mut String, at: &mut At) -> bool {
                 && p.value
                     .as_deref()
                     .is_none_or(|d| same_bytes(d.as_bytes(), v))
-                && p.prefix
-                    .as_deref()
-                    .is_none_or(|pre| path.starts_with(pre.as_bytes()))
+                && p.prefix.as_deref().is_none_or(|pre| {
+                    // Word-wise, inline: `starts_with` is a `bcmp` call
+                    // per entry with a prefix (issue 11).
+                    let pre = pre.as_bytes();
+                    path.len() >= pre.len() && same_bytes(&path[..pre.len()], pre)
+                })
         })
-    };
+    }
     // The parameters that go, and where the first kept one starts. Eight
     // on the stack (128 bytes, zeroed inline: 32 cost a `memset` call per
     // query looked at, 1.2% of the learned crawl's instructions), the rest
@@ -1038,24 +1050,35 @@ fn remove_params(table: &ParamTable, out: &mut String, at: &mut At) -> bool {
     let mut n = 0;
     let mut more = Vec::new();
     let mut first_kept = None;
-    let mut judge = |a: usize, e: usize, b: usize| {
-        if goes(a, e, b) {
-            if n < cuts.len() {
-                cuts[n] = (qs + a, qs + b);
-                n += 1;
-            } else {
-                more.push((qs + a, qs + b));
+    // A macro, not a closure: the closure stayed a call per parameter,
+    // its captures passed by reference (issue 11).
+    macro_rules! judge {
+        ($a:expr, $e:expr, $b:expr) => {{
+            let (a, e, b) = ($a, $e, $b);
+            if goes(table, q, path, a, e, b) {
+                if n < cuts.len() {
+                    cuts[n] = (qs + a, qs + b);
+                    n += 1;
+                } else {
+                    more.push((qs + a, qs + b));
+                }
+            } else if first_kept.is_none() {
+                first_kept = Some(qs + a);
             }
-        } else if first_kept.is_none() {
-            first_kept = Some(qs + a);
-        }
-    };
+        }};
+    }
     if q.len() <= 64 {
         // Most queries: the `&`s and `=`s as two bit masks (SSE2 compares,
         // as `crawler`'s filter), each parameter and its name's end read
         // off them, no byte loop.
-        let amps = irinorm_simd::eq_mask64(q, 0, b'&');
-        let eqs = irinorm_simd::eq_mask64(q, 0, b'=');
+        // Both masks from one copy padded with zeros to 64 bytes: every
+        // 16-byte window of it is whole, so neither mask takes the
+        // kernel's path for a window that crosses the end (issue 11: that
+        // path was half of the two masks' 100 instructions a query).
+        let mut pad = [0u8; 64];
+        pad[..q.len()].copy_from_slice(q);
+        let amps = irinorm_simd::eq_mask64(&pad, 0, b'&');
+        let eqs = irinorm_simd::eq_mask64(&pad, 0, b'=');
         let (mut a, mut rest) = (0usize, amps);
         loop {
             let b = if rest == 0 {
@@ -1069,7 +1092,7 @@ fn remove_params(table: &ParamTable, out: &mut String, at: &mut At) -> bool {
                 0 => b,
                 m => m.trailing_zeros() as usize,
             };
-            judge(a, e, b);
+            judge!(a, e, b);
             if rest == 0 {
                 break;
             }
@@ -1079,7 +1102,7 @@ fn remove_params(table: &ParamTable, out: &mut String, at: &mut At) -> bool {
     } else {
         for (a, b) in params(q) {
             let e = q[a..b].iter().position(|&c| c == b'=').map_or(b, |i| a + i);
-            judge(a, e, b);
+            judge!(a, e, b);
         }
     }
     if n == 0 {
