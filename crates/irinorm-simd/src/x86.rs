@@ -88,6 +88,7 @@ struct T256 {
     mark: __m256i,
     hex: __m256i,
     unres: __m256i,
+    nine: __m256i,
 }
 
 #[target_feature(enable = "avx2")]
@@ -112,6 +113,7 @@ impl T256 {
             mark: _mm256_set1_epi8(run.mark as i8),
             hex: load256(&hex),
             unres: load256(&unres),
+            nine: load256(&NINE),
         }
     }
 }
@@ -154,17 +156,30 @@ fn marks256(t: &T256, c: __m256i) -> u32 {
 /// is zero from 8 on); `A`-`F` become 0x81-0x86, zero. A high digit >= 8
 /// makes a byte >= 0x80, never unreserved (RFC 3986 §2.3), so its row is
 /// empty either way. Bytes that are not hex digits give garbage, which
-/// the digits' class test (`bad`) discards.
+/// the digits' class test (`hex`) discards.
 const ROW_INDEX: i8 = 0x40;
 
-/// The value of the hex digits of `x` (garbage below 32 elsewhere).
+/// Looked up by a digit's hex-class bits (`member(hex, x)`: `1 << 3` for
+/// `0`-`9`, `1 << 4` for `A`-`F`, zero for any other byte; `pshufb`
+/// reads their low nibble, 8 and 0), what a letter adds to its low
+/// nibble to make its value: 0 for a digit, 9 for a letter (and 9 for a
+/// byte that is not a digit, garbage the class test discards). Round 6:
+/// the class bits already tell a letter from a digit, where the value
+/// took four operations of its own (`& 0x40`, a compare, `& 9`, an add).
+const NINE: [u8; 32] = {
+    let mut t = [0u8; 32];
+    t[0] = 9;
+    t[16] = 9;
+    t
+};
+
+/// The value of the hex digits of `x` (`cls`: their hex-class bits, see
+/// [`NINE`]; garbage below 32 where `x` is not a digit).
 #[target_feature(enable = "avx2")]
 #[inline]
-fn digits256(x: __m256i) -> __m256i {
+fn digits256(t: &T256, x: __m256i, cls: __m256i) -> __m256i {
     let v = _mm256_and_si256(x, _mm256_set1_epi8(0x0f));
-    let l = _mm256_set1_epi8(0x40);
-    let letter = _mm256_cmpeq_epi8(_mm256_and_si256(x, l), l);
-    _mm256_add_epi8(v, _mm256_and_si256(letter, _mm256_set1_epi8(9)))
+    _mm256_add_epi8(v, _mm256_shuffle_epi8(t.nine, cls))
 }
 
 /// The `%` of the skipped triplets of `c` (`c1`, `c2`: the windows one and
@@ -174,16 +189,19 @@ fn digits256(x: __m256i) -> __m256i {
 fn triplets256(t: &T256, c: __m256i, c1: __m256i, c2: __m256i) -> (u32, u32) {
     let z = _mm256_setzero_si256();
     let pct = _mm256_cmpeq_epi8(c, _mm256_set1_epi8(b'%' as i8));
-    let bad = _mm256_or_si256(
-        _mm256_cmpeq_epi8(member256(t.hex, t.bit, c1), z),
-        _mm256_cmpeq_epi8(member256(t.hex, t.bit, c2), z),
-    );
+    let (h1, h2) = (member256(t.hex, t.bit, c1), member256(t.hex, t.bit, c2));
+    // Both digits hex: the smaller class value is not zero (one `min`
+    // where two compares and an `or` made the mask of bad digits; round 6).
+    let hex = _mm256_min_epu8(h1, h2);
     // The high digit's row bit, `BIT[value]`, straight from its byte
     // (`row_index`): two operations instead of the value's five and a
     // lookup (round 5).
     let row = _mm256_shuffle_epi8(t.bit, _mm256_add_epi8(c1, _mm256_set1_epi8(ROW_INDEX)));
-    let unres = _mm256_and_si256(_mm256_shuffle_epi8(t.unres, digits256(c2)), row);
-    let ok = _mm256_andnot_si256(bad, _mm256_and_si256(pct, _mm256_cmpeq_epi8(unres, z)));
+    let unres = _mm256_and_si256(_mm256_shuffle_epi8(t.unres, digits256(t, c2, h2)), row);
+    let ok = _mm256_andnot_si256(
+        _mm256_cmpeq_epi8(hex, z),
+        _mm256_and_si256(pct, _mm256_cmpeq_epi8(unres, z)),
+    );
     // A normal triplet whose row bit is zero has a high digit >= 8.
     let high = _mm256_and_si256(ok, _mm256_cmpeq_epi8(row, z));
     (
@@ -210,6 +228,7 @@ struct T128 {
     mark: __m128i,
     hex: __m128i,
     unres: __m128i,
+    nine: __m128i,
 }
 
 #[target_feature(enable = "ssse3")]
@@ -235,6 +254,7 @@ impl T128 {
             mark: _mm_set1_epi8(run.mark as i8),
             hex: load128(&half(&hex)),
             unres: load128(&half(&unres)),
+            nine: load128(&half(&NINE)),
         }
     }
 }
@@ -268,11 +288,9 @@ fn marks128(t: &T128, c: __m128i) -> u32 {
 
 #[target_feature(enable = "ssse3")]
 #[inline]
-fn digits128(x: __m128i) -> __m128i {
+fn digits128(t: &T128, x: __m128i, cls: __m128i) -> __m128i {
     let v = _mm_and_si128(x, _mm_set1_epi8(0x0f));
-    let l = _mm_set1_epi8(0x40);
-    let letter = _mm_cmpeq_epi8(_mm_and_si128(x, l), l);
-    _mm_add_epi8(v, _mm_and_si128(letter, _mm_set1_epi8(9)))
+    _mm_add_epi8(v, _mm_shuffle_epi8(t.nine, cls))
 }
 
 #[target_feature(enable = "ssse3")]
@@ -280,13 +298,14 @@ fn digits128(x: __m128i) -> __m128i {
 fn triplets128(t: &T128, c: __m128i, c1: __m128i, c2: __m128i) -> (u32, u32) {
     let z = _mm_setzero_si128();
     let pct = _mm_cmpeq_epi8(c, _mm_set1_epi8(b'%' as i8));
-    let bad = _mm_or_si128(
-        _mm_cmpeq_epi8(member128(t.hex, t.bit, c1), z),
-        _mm_cmpeq_epi8(member128(t.hex, t.bit, c2), z),
-    );
+    let (h1, h2) = (member128(t.hex, t.bit, c1), member128(t.hex, t.bit, c2));
+    let hex = _mm_min_epu8(h1, h2);
     let row = _mm_shuffle_epi8(t.bit, _mm_add_epi8(c1, _mm_set1_epi8(ROW_INDEX)));
-    let unres = _mm_and_si128(_mm_shuffle_epi8(t.unres, digits128(c2)), row);
-    let ok = _mm_andnot_si128(bad, _mm_and_si128(pct, _mm_cmpeq_epi8(unres, z)));
+    let unres = _mm_and_si128(_mm_shuffle_epi8(t.unres, digits128(t, c2, h2)), row);
+    let ok = _mm_andnot_si128(
+        _mm_cmpeq_epi8(hex, z),
+        _mm_and_si128(pct, _mm_cmpeq_epi8(unres, z)),
+    );
     let high = _mm_and_si128(ok, _mm_cmpeq_epi8(row, z));
     (_mm_movemask_epi8(ok) as u32, _mm_movemask_epi8(high) as u32)
 }
