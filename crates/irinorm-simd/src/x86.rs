@@ -210,6 +210,44 @@ fn triplets256(t: &T256, c: __m256i, c1: __m256i, c2: __m256i) -> (u32, u32) {
     )
 }
 
+/// The lanes of `c` that are not hex digits of the run's triplets, as
+/// bits. The nibble lookups are those of `c`'s plain-byte test
+/// ([`member256`]: the same expressions, computed once by the compiler),
+/// so this is two operations more than it and a compare.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn not_hex256(t: &T256, c: __m256i) -> u32 {
+    let z = _mm256_setzero_si256();
+    _mm256_movemask_epi8(_mm256_cmpeq_epi8(member256(t.hex, t.bit, c), z)) as u32
+}
+
+/// The loop's triplet judging (round 6): like [`triplets256`], but the
+/// digits are taken to be hex digits; the caller clears the lanes where
+/// they are not, from [`not_hex256`] of the step's own windows, shifted
+/// by one and two bits. The digit class of `c1` and `c2` (two nibble
+/// lookups each, 14 operations a window with their compares) is gone;
+/// the low digit's letter offset is computed from its byte.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn triplets_unchecked256(t: &T256, c: __m256i, c1: __m256i, c2: __m256i) -> (u32, u32) {
+    let z = _mm256_setzero_si256();
+    let pct = _mm256_cmpeq_epi8(c, _mm256_set1_epi8(b'%' as i8));
+    let row = _mm256_shuffle_epi8(t.bit, _mm256_add_epi8(c1, _mm256_set1_epi8(ROW_INDEX)));
+    let l = _mm256_set1_epi8(0x40);
+    let letter = _mm256_cmpeq_epi8(_mm256_and_si256(c2, l), l);
+    // The low digit's value as a `pshufb` index: only the low nibble
+    // and the top bit count, so a digit is its own index and a letter
+    // (0x41-0x46, 0x4a-0x4f with the 9 added) needs no `& 15`.
+    let v = _mm256_add_epi8(c2, _mm256_and_si256(letter, _mm256_set1_epi8(9)));
+    let unres = _mm256_and_si256(_mm256_shuffle_epi8(t.unres, v), row);
+    let ok = _mm256_and_si256(pct, _mm256_cmpeq_epi8(unres, z));
+    let high = _mm256_and_si256(ok, _mm256_cmpeq_epi8(row, z));
+    (
+        _mm256_movemask_epi8(ok) as u32,
+        _mm256_movemask_epi8(high) as u32,
+    )
+}
+
 /// `c` one byte later, a zero shifted in at the top.
 #[target_feature(enable = "avx2")]
 #[inline]
@@ -312,6 +350,28 @@ fn triplets128(t: &T128, c: __m128i, c1: __m128i, c2: __m128i) -> (u32, u32) {
 
 #[target_feature(enable = "ssse3")]
 #[inline]
+fn not_hex128(t: &T128, c: __m128i) -> u32 {
+    let z = _mm_setzero_si128();
+    _mm_movemask_epi8(_mm_cmpeq_epi8(member128(t.hex, t.bit, c), z)) as u32
+}
+
+#[target_feature(enable = "ssse3")]
+#[inline]
+fn triplets_unchecked128(t: &T128, c: __m128i, c1: __m128i, c2: __m128i) -> (u32, u32) {
+    let z = _mm_setzero_si128();
+    let pct = _mm_cmpeq_epi8(c, _mm_set1_epi8(b'%' as i8));
+    let row = _mm_shuffle_epi8(t.bit, _mm_add_epi8(c1, _mm_set1_epi8(ROW_INDEX)));
+    let l = _mm_set1_epi8(0x40);
+    let letter = _mm_cmpeq_epi8(_mm_and_si128(c2, l), l);
+    let v = _mm_add_epi8(c2, _mm_and_si128(letter, _mm_set1_epi8(9)));
+    let unres = _mm_and_si128(_mm_shuffle_epi8(t.unres, v), row);
+    let ok = _mm_and_si128(pct, _mm_cmpeq_epi8(unres, z));
+    let high = _mm_and_si128(ok, _mm_cmpeq_epi8(row, z));
+    (_mm_movemask_epi8(ok) as u32, _mm_movemask_epi8(high) as u32)
+}
+
+#[target_feature(enable = "ssse3")]
+#[inline]
 fn shift128(c: __m128i) -> __m128i {
     _mm_srli_si128::<1>(c)
 }
@@ -320,7 +380,8 @@ fn shift128(c: __m128i) -> __m128i {
 /// bytes (a window needs the byte before it too).
 macro_rules! kernel {
     ($(#[$doc:meta])* $inner:ident, $feat:literal, $w:literal, $tables:ident,
-     $load:ident, $stops:ident, $triplets:ident, $marks:ident, $shift:ident, $short:ident) => {
+     $load:ident, $stops:ident, $triplets:ident, $not_hex:ident, $unchecked:ident,
+     $marks:ident, $shift:ident, $short:ident) => {
         $(#[$doc])*
         /// One function per kind of run (`TRIP`: with triplets, `DENSE`,
         /// `MARK`: with a mark, `PAIR`: with a pair), chosen by the caller,
@@ -357,6 +418,9 @@ macro_rules! kernel {
             }
             let (mut any, mut high) = (0u64, 0u64);
             let mut dense = DENSE;
+            // The lanes a step that judged triplets has judged (all but
+            // its last two, whose digits lie after the step).
+            const JUDGED: u64 = !0u64 >> (64 - (2 * W - 2));
             // The marks of the first step that had any, and that step's
             // start (`mark_bits == 0`: none so far). Two conditional moves
             // per step, where `mark.min(first(i, mk))` was nine
@@ -384,16 +448,32 @@ macro_rules! kernel {
                 } else {
                     0
                 };
+                // The bytes this step has looked at (fewer when it judged
+                // triplets; its marks need no cut: a mark in the last two
+                // lanes is at its true position, and a stop there is found
+                // by the next step, before which the answer's mark is cut).
+                let mut adv = 2 * W;
                 // A step without triplets to judge returns or goes on with
                 // `any` and `high` as they are: no zero `ok` and `hi` to
                 // merge (five instructions per plain step, round 5).
                 if TRIP && (m != 0 || dense) {
-                    let (ok0, hi0) = $triplets(&t, c, $load(win::<W>(s, 2)), $load(win::<W>(s, 3)));
+                    // The digits' class, judged once per byte (round 6): the
+                    // lanes of `c` and `d` that are not digits (the nibbles of
+                    // their plain test again); a triplet at bit `j` needs bits
+                    // `j + 1` and `j + 2` clear. The last two lanes' digits
+                    // lie after `d`: this step judges only its first 2W - 2
+                    // bytes and the next one starts there (3% more steps on
+                    // runs that judge triplets; reading the two bytes after
+                    // `d` one by one cost more, 25 instructions a step).
+                    let nh = u64::from($not_hex(&t, c)) | u64::from($not_hex(&t, d)) << W;
+                    let good = !((nh >> 1) | (nh >> 2)) & JUDGED;
+                    let (ok0, hi0) =
+                        $unchecked(&t, c, $load(win::<W>(s, 2)), $load(win::<W>(s, 3)));
                     let (ok1, hi1) =
-                        $triplets(&t, d, $load(win::<W>(s, W + 2)), $load(win::<W>(s, W + 3)));
-                    let ok = u64::from(ok0) | u64::from(ok1) << W;
-                    let hi = u64::from(hi0) | u64::from(hi1) << W;
-                    m &= !ok;
+                        $unchecked(&t, d, $load(win::<W>(s, W + 2)), $load(win::<W>(s, W + 3)));
+                    let ok = (u64::from(ok0) | u64::from(ok1) << W) & good;
+                    let hi = (u64::from(hi0) | u64::from(hi1) << W) & good;
+                    m &= !ok & JUDGED;
                     if !DENSE {
                         dense |= ok != 0;
                     }
@@ -402,6 +482,7 @@ macro_rules! kernel {
                     }
                     any |= ok;
                     high |= hi;
+                    adv = 2 * W - 2;
                 } else if m != 0 {
                     return stop_at(i, m, (any, high), (0, 0), first(mark_at, mark_bits), mk);
                 }
@@ -410,7 +491,7 @@ macro_rules! kernel {
                     mark_at = if none { i } else { mark_at };
                     mark_bits = if none { mk } else { mark_bits };
                 }
-                i += 2 * W;
+                i += adv;
             }
             // The first mark so far (`usize::MAX`: none).
             let mut mark = first(mark_at, mark_bits);
@@ -477,14 +558,14 @@ macro_rules! kernel {
 
 kernel!(
     /// The AVX2 kernel: 32 bytes per step.
-    avx2, "avx2", 32, T256, load256, stops256, triplets256, marks256, shift256,
-    ssse3
+    avx2, "avx2", 32, T256, load256, stops256, triplets256, not_hex256,
+    triplets_unchecked256, marks256, shift256, ssse3
 );
 
 kernel!(
     /// The SSSE3 kernel: 16 bytes per step.
-    ssse3, "ssse3", 16, T128, load128, stops128, triplets128, marks128, shift128,
-    scalar
+    ssse3, "ssse3", 16, T128, load128, stops128, triplets128, not_hex128,
+    triplets_unchecked128, marks128, shift128, scalar
 );
 
 /// The scalar kernel with the vector kernels' signature (their fallback
