@@ -11,7 +11,11 @@
 //!   value `(x & 15) + 9 * letter` looked up in the `unreserved` nibble
 //!   table with the high digit as the row: one more pair of lookups, so
 //!   every triplet of the window is judged at once and a query full of
-//!   `%XX` is not a loop exit per `%`.
+//!   `%XX` is not a loop exit per `%`. In the loop (round 6) the digits'
+//!   hex class is judged once per byte, on `c` itself with the nibbles of
+//!   its plain test, and read one and two bits later in the step's mask;
+//!   such a step judges its first 2W - 2 bytes only (the last two lanes'
+//!   digits lie after it) and the next step starts there.
 //!
 //! Two windows make a step, their stops one 64-bit mask; the first stop
 //! is its lowest set bit. The last 1 to 2W bytes are two windows in
