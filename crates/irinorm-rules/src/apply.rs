@@ -20,6 +20,7 @@ use irinorm::{split_trusted, Meta};
 use crate::config::Config;
 use crate::glob::{self, NameIndex, ParamPrefixes};
 use crate::host_rules::{Comps, HostIndex, Note};
+use crate::query_filter::{self, QueryFilter};
 use crate::rule::{RuleName, RuleSet};
 
 /// A rule that fired, with the component it changed (for `explain`).
@@ -130,6 +131,11 @@ pub(crate) struct Names {
     query_params: NameIndex,
     /// `query_params` as prefixes, when its patterns allow it.
     query_prefixes: Option<ParamPrefixes>,
+    /// `query_params` compiled for [`query_filter::filter`], when its
+    /// patterns allow it (the default list does): the in-place path's
+    /// filter after the screen's first removed parameter (issue 14,
+    /// round 6).
+    query_filter: Option<QueryFilter>,
     session_ids: NameIndex,
     pub(crate) host_rules: HostIndex,
 }
@@ -139,6 +145,7 @@ impl Names {
         Names {
             query_params: NameIndex::new(&config.query_params),
             query_prefixes: ParamPrefixes::new(&config.query_params),
+            query_filter: QueryFilter::new(&config.query_params),
             session_ids: NameIndex::new(&config.session_ids),
             host_rules: HostIndex::new(&config.host_rules),
         }
@@ -561,7 +568,14 @@ pub(crate) fn query_in_place(
     }
     if let Some((qs, qe)) = query {
         let filtered = match &names.query_prefixes {
-            Some(pre) => filter_query_by_prefixes(out, qs, qe, pre, &names.query_params),
+            Some(pre) => filter_query_by_prefixes(
+                out,
+                qs,
+                qe,
+                pre,
+                &names.query_params,
+                names.query_filter.as_ref(),
+            ),
             None => filter_query_in_place(out, qs, qe, &names.query_params),
         };
         if filtered && !applied.contains(&RuleName::RemoveQueryParams) {
@@ -598,13 +612,14 @@ fn filter_query_by_prefixes(
     qe: usize,
     pre: &ParamPrefixes,
     names: &NameIndex,
+    fast: Option<&QueryFilter>,
 ) -> bool {
     let q = &out.as_bytes()[qs..qe];
     if q.is_empty() {
         return false;
     }
     if pre.matches_at(q, 0) {
-        return filter_query_blocks(out, qs, qe, pre, names, 0);
+        return filter_query_from(out, qs, qe, pre, names, fast, 0);
     }
     let mut base = 0;
     let mut amps = irinorm_simd::eq_mask64(q, 0, b'&');
@@ -612,7 +627,7 @@ fn filter_query_by_prefixes(
         while amps != 0 {
             let at = base + amps.trailing_zeros() as usize + 1;
             if pre.matches_at(q, at) {
-                return filter_query_blocks(out, qs, qe, pre, names, at);
+                return filter_query_from(out, qs, qe, pre, names, fast, at);
             }
             amps &= amps - 1;
         }
@@ -621,6 +636,25 @@ fn filter_query_by_prefixes(
             return false;
         }
         amps = irinorm_simd::eq_mask64(q, base, b'&');
+    }
+}
+
+/// The filter from `from`, the first parameter that goes: the judge of
+/// every parameter ([`query_filter::filter`], round 6) when the list
+/// compiles to it, else (or past its limits) [`filter_query_blocks`].
+#[inline(always)]
+fn filter_query_from(
+    out: &mut String,
+    qs: usize,
+    qe: usize,
+    pre: &ParamPrefixes,
+    names: &NameIndex,
+    fast: Option<&QueryFilter>,
+    from: usize,
+) -> bool {
+    match fast.and_then(|f| query_filter::filter(out, qs, qe, f, from)) {
+        Some(filtered) => filtered,
+        None => filter_query_blocks(out, qs, qe, pre, names, from),
     }
 }
 
@@ -742,7 +776,12 @@ fn filter_query_blocks(
 /// the `?` along (the query was made only of what the rule removes). Kept
 /// parameters keep the `&` between them, so the result is the kept ones
 /// joined by `&`, empty ones included. Returns whether anything went.
-fn filter_query_in_place(out: &mut String, qs: usize, mut qe: usize, names: &NameIndex) -> bool {
+pub(crate) fn filter_query_in_place(
+    out: &mut String,
+    qs: usize,
+    mut qe: usize,
+    names: &NameIndex,
+) -> bool {
     if qs == qe {
         return false;
     }
@@ -1531,9 +1570,14 @@ mod tests {
                 let (qs, qe) = (11, 11 + q.len());
                 let mut want = url.clone();
                 let w = filter_query_in_place(&mut want, qs, qe, &names.query_params);
-                let mut got = url.clone();
-                let g = filter_query_by_prefixes(&mut got, qs, qe, pre, &names.query_params);
-                assert_eq!((g, &got), (w, &want), "{url:?}");
+                // After the screen: round 5's block filter, and round 6's
+                // judge (the one in use).
+                for fast in [None, names.query_filter.as_ref()] {
+                    let mut got = url.clone();
+                    let g =
+                        filter_query_by_prefixes(&mut got, qs, qe, pre, &names.query_params, fast);
+                    assert_eq!((g, &got), (w, &want), "{url:?}");
+                }
             }
         }
     }

@@ -27,6 +27,7 @@ mod glob;
 pub mod host_rules;
 mod pipeline;
 mod preset;
+mod query_filter;
 mod rule;
 pub mod safebrowsing;
 

@@ -34,6 +34,7 @@
 
 mod bytemask;
 mod class;
+mod padded;
 mod portable;
 mod scalar;
 pub mod words;
@@ -42,6 +43,7 @@ mod x86;
 
 pub use bytemask::{eq_mask64, eq_mask64_scalar};
 pub use class::Class;
+pub use padded::eq_mask64_padded;
 
 use std::sync::atomic::{AtomicU8, Ordering};
 

@@ -164,6 +164,9 @@ pub struct Explanation {
 pub struct Normalizer {
     opts: Options,
     base: Option<(String, Meta)>,
+    /// `opts`' rung 2 answers for `http`, `https` and `file`, looked up
+    /// once ([`HotSchemes`]).
+    hot: HotSchemes,
 }
 
 impl Default for Normalizer {
@@ -175,7 +178,12 @@ impl Default for Normalizer {
 impl Normalizer {
     /// A normalizer with these options.
     pub fn new(opts: Options) -> Self {
-        Normalizer { opts, base: None }
+        let hot = HotSchemes::of(&opts, false);
+        Normalizer {
+            opts,
+            base: None,
+            hot,
+        }
     }
 
     /// Resolves every relative reference against `base` (an IRI; its
@@ -184,6 +192,7 @@ impl Normalizer {
     pub fn with_base(mut self, base: &str) -> Result<Self, ParseError> {
         let m = parse::parse(base, Grammar::Iri)?;
         self.base = Some((base.to_owned(), m));
+        self.hot = HotSchemes::of(&self.opts, true);
         Ok(self)
     }
 
@@ -421,19 +430,18 @@ impl Normalizer {
     /// issue 14: the copy of a `Meta` written field by field stalled
     /// store-to-load forwarding).
     ///
-    /// `Ok(true)`: the wide scanner validated the authority (it accepted
-    /// the reference, or stopped after the authority), so a host there is
-    /// lower-case ASCII `reg-name` without `%` or `--`, which [`fast_kind`]
-    /// then need not search for them (issue 14, round 5).
+    /// Also what the wide scanner proved on the way ([`Scanned`]), which
+    /// [`fast_kind`] and [`Normalizer::fast_hot`] then need not check
+    /// again (issue 14, rounds 5 and 6).
     #[inline(always)]
-    fn parse_input_into(&self, input: &str, m: &mut Meta) -> Result<bool, ParseError> {
+    fn parse_input_into(&self, input: &str, m: &mut Meta) -> Result<Scanned, ParseError> {
         if input.len() > self.opts.max_len {
             return Err(ParseError::whole(ErrorKind::TooLong, self.opts.max_len));
         }
         match crate::scan::common_or_resume(input, m) {
             Ok(()) => {
                 debug_assert_eq!(Ok(*m), parse::parse_full(input, Grammar::IriReference));
-                Ok(true)
+                Ok(Scanned::Whole)
             }
             // The scanner stopped after the authority (a lower-case triplet
             // in a long query...): the parser goes on from there, nothing
@@ -442,11 +450,11 @@ impl Normalizer {
                 let got = parse::parse_from(input, Grammar::IriReference, m, r);
                 debug_assert_eq!(got, parse::parse_full(input, Grammar::IriReference));
                 *m = got?;
-                Ok(true)
+                Ok(Scanned::Authority)
             }
             Err(None) => {
                 *m = parse::parse_full(input, Grammar::IriReference)?;
-                Ok(false)
+                Ok(Scanned::No)
             }
         }
     }
@@ -499,14 +507,22 @@ impl Normalizer {
     /// known without computing it: no base, no character normalization,
     /// and the parser's hints say so ([`fast_kind`]). Debug builds check
     /// the answer against the full computation (same text, no warnings).
-    /// `scanned`: the wide scanner validated the authority
-    /// ([`Normalizer::parse_input_into`]).
-    #[inline]
-    fn fast_path(&self, input: &str, m: &Meta, o: &Options, scanned: bool) -> Fast {
-        if self.base.is_some() || o.char_norm != CharNorm::None {
-            return Fast::Slow;
-        }
-        let fast = fast_kind(input, m, o, scanned);
+    /// `scanned`: what the wide scanner proved
+    /// ([`Normalizer::parse_input_into`]). The common case (an `http`,
+    /// `https` or `file` URL the scanner validated) is answered inline
+    /// ([`Normalizer::fast_hot`]), the rest by [`fast_kind`]; debug builds
+    /// check that both give the same answer. Always inlined: a call here
+    /// cost more than the inline answer itself (round 6).
+    #[inline(always)]
+    fn fast_path(&self, input: &str, m: &Meta, o: &Options, scanned: Scanned) -> Fast {
+        let fast = match self.fast_hot(input, m, o, scanned) {
+            Some(hot) => {
+                debug_assert_eq!(hot, fast_kind(input, m, o, scanned), "{input:?}");
+                hot
+            }
+            None if self.base.is_some() || o.char_norm != CharNorm::None => Fast::Slow,
+            None => fast_kind(input, m, o, scanned),
+        };
         #[cfg(debug_assertions)]
         if fast != Fast::Slow {
             let (mut out, mut w) = (String::new(), Vec::new());
@@ -526,6 +542,93 @@ impl Normalizer {
             );
         }
         fast
+    }
+
+    /// [`fast_kind`] for the references most lists are made of, inline and
+    /// with what the scanner and the normalizer's construction already
+    /// know: `None` when the reference is not one of them (then ask
+    /// [`fast_kind`]). Issue 14, round 6: `fast_kind` was about 130
+    /// instructions per already-normal URL (a call, its registers saved,
+    /// the scheme looked up by name, the profile's flags read, the `file`
+    /// host compared with `localhost`, a second look at the path when a
+    /// segment starts with `.`); this is about 25 (BENCHMARKS.md).
+    ///
+    /// Handled here: rung 2, an authority validated by the scanner
+    /// ([`Scanned::Authority`] or [`Scanned::Whole`]), no port, and the
+    /// scheme `http`, `https` or `file` (not `localhost`), known by the
+    /// first eight bytes. What is not checked again, and why:
+    /// - the scheme's name: a reference that begins `https://` (`http://`,
+    ///   `file://`) has that scheme (RFC 3986 §3.1: it ends at the first
+    ///   `:`; `//` then starts the authority, §3.2); its rung 2 rules are
+    ///   [`HotSchemes`]', computed from the same registry and profile;
+    /// - the host's UTS #46 search: the scanner's host run (`scan::HOST_RUN`)
+    ///   admits only lower-case ASCII `reg-name` bytes without `%` or `--`,
+    ///   so only the profile's ASCII checks can make it change (as in
+    ///   [`fast_kind`]); and it yields a `reg-name` or IPv4 host, never an IP
+    ///   literal, so no IPv6 zone either (test
+    ///   `hosts_the_scanner_refuses_are_still_refused`);
+    /// - dot segments, after a whole scan: the scanner stops at every `/.`
+    ///   and hands a segment that is `.` or `..` whole to the parser
+    ///   (`scan::common_fields`), so a DOT_SEG hint on [`Scanned::Whole`] is a
+    ///   segment like `.well-known`, which no rung changes (RFC 3986 §5.2.4)
+    ///   (test `whole_dot_segments_are_never_scanned`).
+    #[inline(always)]
+    fn fast_hot(&self, s: &str, m: &Meta, o: &Options, scanned: Scanned) -> Option<Fast> {
+        const HTTPS: u64 = u64::from_le_bytes(*b"https://");
+        const HTTP: u64 = u64::from_le_bytes(*b"http://\0");
+        const FILE: u64 = u64::from_le_bytes(*b"file://\0");
+        const SEVEN: u64 = 0x00ff_ffff_ffff_ffff;
+        let b = s.as_bytes();
+        // The normalizer's own options were judged once; a key's options
+        // (another rung or form) are judged here.
+        let mode = if core::ptr::eq(o, &self.opts) {
+            self.hot.own
+        } else {
+            Mode::of(o, self.base.is_some())
+        };
+        if !mode.on || scanned == Scanned::No || m.port_start != 0 || b.len() < 8 {
+            return None;
+        }
+        let mut deny = mode.deny;
+        if scanned != Scanned::Whole {
+            deny |= DOT_SEG;
+        }
+        if m.flags & (deny | HAS_AUTH) != HAS_AUTH {
+            return None;
+        }
+        let head = u64::from_le_bytes(b[..8].try_into().expect("eight bytes"));
+        let hot = if head == HTTPS {
+            self.hot.https
+        } else if head & SEVEN == HTTP {
+            self.hot.http
+        } else if head & SEVEN == FILE {
+            self.hot.file
+        } else {
+            return None;
+        };
+        debug_assert!(matches!(m.scheme_end, 4 | 5), "{s:?}");
+        debug_assert_eq!(hot.named_host_slow, {
+            let info = o.schemes.get(&s[..m.scheme_end as usize]);
+            info.is_some_and(|i| i.dns_host) && o.idna.checks_ascii()
+        });
+        debug_assert!(m.host_kind() != HostKind::Ipv6, "{s:?}");
+        let (hs, he) = (m.host_start as usize, m.host_end as usize);
+        let empty_host = hs == he;
+        // `file://localhost/p` is `file:///p` (RFC 8089 §2): [`fast_kind`]
+        // says so. A scanned host holds no `%` and no upper case, so
+        // `localhost` has no other spelling here (`is_file_localhost` also
+        // decodes triplets and folds case).
+        if !hot.known || (hot.file && he - hs == 9 && &b[hs..he] == b"localhost") {
+            return None;
+        }
+        if hot.named_host_slow && !empty_host && m.host_kind() == HostKind::RegName {
+            return Some(Fast::Slow);
+        }
+        Some(if hot.root && m.path_start == m.path_end {
+            Fast::Root
+        } else {
+            Fast::Same
+        })
     }
 
     /// Everything before the ladder proper: base resolution and character
@@ -661,6 +764,112 @@ fn scheme_info(o: &Options, lower: &str) -> SchemeInfo {
     o.schemes.get(lower).copied().unwrap_or(SchemeInfo::UNKNOWN)
 }
 
+/// What the wide scanner proved of a reference while parsing it
+/// ([`Normalizer::parse_input_into`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Scanned {
+    /// Nothing: the full parser read it from the start.
+    No,
+    /// Its authority: the scanner stopped after it (a lower-case triplet
+    /// in a long query...) and the parser went on from there. A host there
+    /// is lower-case ASCII `reg-name` (or IPv4) without `%` or `--`
+    /// (`scan::HOST_RUN`), which [`fast_kind`] then need not search for
+    /// them (issue 14, round 5).
+    Authority,
+    /// All of it (`scan::common_or_resume` accepted it): the authority as
+    /// above, and no path segment is `.` or `..` (the scanner stops at
+    /// every `/.` and leaves a whole dot segment to the parser), so a
+    /// DOT_SEG hint is a segment such as `.well-known` (round 6).
+    Whole,
+}
+
+impl Scanned {
+    /// The authority was validated by the scanner.
+    #[inline(always)]
+    fn authority(self) -> bool {
+        self != Scanned::No
+    }
+}
+
+/// Rung 2's rules for one scheme, as much of them as
+/// [`Normalizer::fast_hot`] reads.
+#[derive(Clone, Copy, Debug, Default)]
+struct Hot {
+    /// No scheme normalizer but `file`'s (`Special::None` or `File`):
+    /// otherwise [`fast_kind`] answers (it says [`Fast::Slow`]).
+    known: bool,
+    /// `file` (RFC 8089): a host may be `localhost`, which [`fast_kind`] checks.
+    file: bool,
+    /// A DNS host (`dns_host`) under a profile that checks ASCII names:
+    /// every non-empty `reg-name` host goes to UTS #46.
+    named_host_slow: bool,
+    /// An empty path after an authority means `/` (`empty_path_is_root`).
+    root: bool,
+}
+
+/// [`Hot`] for `http`, `https` and `file`, the schemes of nearly every
+/// reference in crawl frontiers and file lists, computed once per
+/// [`Normalizer`] from its registry and IDNA profile (a normalizer's
+/// key options differ from its own in rung and form only, never in these).
+#[derive(Clone, Copy, Debug)]
+struct HotSchemes {
+    http: Hot,
+    https: Hot,
+    file: Hot,
+    /// [`Mode`] of the normalizer's own options.
+    own: Mode,
+}
+
+/// Whether options allow [`Normalizer::fast_hot`] at all, and the parser
+/// hints that then send a reference to the full computation
+/// ([`fast_kind`] tests the same ones one by one).
+#[derive(Clone, Copy, Debug)]
+struct Mode {
+    /// Rung 2, no base, no character normalization.
+    on: bool,
+    /// Upper case in the scheme or host, a triplet that would change;
+    /// non-ASCII (`uri`) or high triplets and bidi controls (`iri`); a
+    /// fragment when it is ignored.
+    deny: u16,
+}
+
+impl Mode {
+    fn of(o: &Options, has_base: bool) -> Mode {
+        let mut deny = UPPER_SCHEME | UPPER_HOST | PCT_DIRTY;
+        deny |= match o.form {
+            Form::Uri => NON_ASCII,
+            Form::Iri => PCT_HIGH | BIDI,
+        };
+        if o.ignore_fragment {
+            deny |= HAS_FRAGMENT;
+        }
+        Mode {
+            on: o.rung == Rung::Scheme && !has_base && o.char_norm == CharNorm::None,
+            deny,
+        }
+    }
+}
+
+impl HotSchemes {
+    fn of(o: &Options, has_base: bool) -> HotSchemes {
+        let hot = |name: &str| {
+            let info = o.schemes.get(name).unwrap_or(&SchemeInfo::UNKNOWN);
+            Hot {
+                known: matches!(info.special, Special::None | Special::File),
+                file: info.special == Special::File,
+                named_host_slow: info.dns_host && o.idna.checks_ascii(),
+                root: info.empty_path_is_root,
+            }
+        };
+        HotSchemes {
+            http: hot("http"),
+            https: hot("https"),
+            file: hot("file"),
+            own: Mode::of(o, has_base),
+        }
+    }
+}
+
 /// What the fast path knows of a normal form.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 enum Fast {
@@ -695,9 +904,11 @@ fn push_with_root(out: &mut String, s: &str, m: &Meta) -> Meta {
 /// Whether the parser's hints prove that `s` is already normal (or normal
 /// but for its empty path, [`Fast::Root`]), so it can be returned without
 /// being computed. Conservative: [`Fast::Slow`] only means "compute it".
-/// `scanned`: the wide scanner validated the authority (its host holds no
-/// `%`, non-ASCII or `--`: `scan::HOST_RUN`).
-fn fast_kind(s: &str, m: &Meta, o: &Options, scanned: bool) -> Fast {
+/// `scanned`: what the wide scanner proved ([`Scanned`]: a host it
+/// validated holds no `%`, non-ASCII or `--`, `scan::HOST_RUN`; after a
+/// whole scan no path segment is a dot segment).
+#[inline(never)]
+fn fast_kind(s: &str, m: &Meta, o: &Options, scanned: Scanned) -> Fast {
     let f = m.flags;
     if o.rung == Rung::String {
         return if o.ignore_fragment && f & HAS_FRAGMENT != 0 {
@@ -713,9 +924,14 @@ fn fast_kind(s: &str, m: &Meta, o: &Options, scanned: bool) -> Fast {
     // segments are dot segments (RFC 3986 §5.2.4, §6.2.2.3); without
     // them, and without a triplet that decodes to `.` (PCT_DIRTY, above),
     // removing dot segments changes nothing (`/.well-known/`).
-    if f & DOT_SEG != 0 && crate::path::has_dot_segment(m.path(s)) {
+    // After a whole scan no segment is `.` or `..` ([`Scanned::Whole`]).
+    if f & DOT_SEG != 0 && scanned != Scanned::Whole && crate::path::has_dot_segment(m.path(s)) {
         return Fast::Slow;
     }
+    debug_assert!(
+        scanned != Scanned::Whole || !crate::path::has_dot_segment(m.path(s)),
+        "{s:?}"
+    );
     match o.form {
         Form::Uri if f & NON_ASCII != 0 => return Fast::Slow,
         Form::Iri if f & (PCT_HIGH | BIDI) != 0 => return Fast::Slow,
@@ -770,7 +986,7 @@ fn fast_kind(s: &str, m: &Meta, o: &Options, scanned: bool) -> Fast {
                 // URL (round 5).
                 HostKind::RegName
                     if info.dns_host
-                        && if scanned {
+                        && if scanned.authority() {
                             debug_assert!(!crate::idn::scan_host(host, true), "{s:?}");
                             o.idna.checks_ascii() && !host.is_empty()
                         } else {

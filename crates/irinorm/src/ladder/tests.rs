@@ -345,10 +345,13 @@ fn scanned_hosts_skip_the_idn_search_with_the_same_answer() {
         ] {
             let mut m = Meta::default();
             let scanned = nz.parse_input_into(s, &mut m).unwrap();
-            assert!(scanned, "{s}: the scanner validated its authority");
+            assert!(
+                scanned.authority(),
+                "{s}: the scanner validated its authority"
+            );
             assert!(m.has(PCT_ANY), "{s}");
-            let fast = nz.fast_path(s, &m, nz.options(), true);
-            assert_eq!(fast, nz.fast_path(s, &m, nz.options(), false), "{s}");
+            let fast = nz.fast_path(s, &m, nz.options(), scanned);
+            assert_eq!(fast, nz.fast_path(s, &m, nz.options(), Scanned::No), "{s}");
             // `file:` has an empty host: no DNS name to check either way.
             let want = if same || s.starts_with("file:") {
                 Fast::Same
@@ -365,8 +368,12 @@ fn scanned_hosts_skip_the_idn_search_with_the_same_answer() {
             "http://A.example/a%20b/c/d/e",
         ] {
             let mut m = Meta::default();
-            assert!(!nz.parse_input_into(s, &mut m).unwrap(), "{s}");
-            assert_eq!(nz.fast_path(s, &m, nz.options(), false), Fast::Slow, "{s}");
+            assert_eq!(nz.parse_input_into(s, &mut m).unwrap(), Scanned::No, "{s}");
+            assert_eq!(
+                nz.fast_path(s, &m, nz.options(), Scanned::No),
+                Fast::Slow,
+                "{s}"
+            );
         }
     }
 }
@@ -464,8 +471,12 @@ fn fast_paths_agree_with_the_full_computation() {
             Fast::Slow,
         ),
     ] {
-        let m = parse::parse(s, Grammar::IriReference).unwrap();
-        assert_eq!(nz.fast_path(s, &m, nz.options(), false), kind, "{s}");
+        let mut m = Meta::default();
+        let scanned = nz.parse_input_into(s, &mut m).unwrap();
+        assert_eq!(m, parse::parse(s, Grammar::IriReference).unwrap(), "{s}");
+        // What the scanner proved only spares checks: the same answer.
+        assert_eq!(nz.fast_path(s, &m, nz.options(), scanned), kind, "{s}");
+        assert_eq!(nz.fast_path(s, &m, nz.options(), Scanned::No), kind, "{s}");
         assert_eq!(nz.normalize(s).unwrap(), want, "{s}");
         let mut out = String::from(">");
         nz.normalize_into(s, &mut out).unwrap();
@@ -511,4 +522,249 @@ fn wikipedia_semantics_preserving_examples() {
         syn("http://example.com/foo%2fbar"),
         "http://example.com/foo%2Fbar"
     );
+}
+
+/// The inline answer for `http`, `https` and `file` (`fast_hot`) skips
+/// the dot-segment search after a whole scan: that holds only while the
+/// scanner leaves every path with a segment `.` or `..` to the parser.
+/// These must never be `Scanned::Whole`, and must take the slow path
+/// (round 6). Each is longer than the scanner's 16-byte minimum; some
+/// are longer than 64 bytes after the host, where the path and the query
+/// are one run.
+#[test]
+fn whole_dot_segments_are_never_scanned() {
+    let nz = Normalizer::default();
+    let long = format!("/{}", "a".repeat(70));
+    let mut cases = Vec::new();
+    for seg in [".", ".."] {
+        for (before, after) in [
+            ("/", ""),
+            ("/x/", ""),
+            ("/x/", "/y"),
+            ("/x/", "?q=1"),
+            ("/x/", "#f"),
+            ("/.well-known/", "/z"),
+            ("/", "/z/.hidden"),
+        ] {
+            for tail in ["", &long[..]] {
+                for scheme in ["http", "https", "file", "foo"] {
+                    cases.push(format!("{scheme}://a.example{before}{seg}{after}{tail}"));
+                    cases.push(format!("{scheme}://a.example{tail}{before}{seg}{after}"));
+                }
+            }
+        }
+    }
+    for s in &cases {
+        let mut m = Meta::default();
+        let scanned = nz.parse_input_into(s, &mut m).unwrap();
+        assert_ne!(scanned, Scanned::Whole, "{s}: a whole dot segment scanned");
+        assert!(m.has(DOT_SEG), "{s}");
+        assert_eq!(
+            nz.fast_path(s, &m, nz.options(), scanned),
+            Fast::Slow,
+            "{s}"
+        );
+        assert_ne!(nz.normalize(s).unwrap(), s.as_str(), "{s}");
+    }
+    // Segments that only start with `.` are scanned whole (so the skip is
+    // taken) and are already normal; `/./` in a query is no dot segment.
+    for s in [
+        "https://a.example/.well-known/acme-challenge/x",
+        "http://a.example/..a/.b./c",
+        "file:///home/u/.config/app/settings.json",
+        "https://a.example/p?next=/./../x",
+    ] {
+        let mut m = Meta::default();
+        assert_eq!(
+            nz.parse_input_into(s, &mut m).unwrap(),
+            Scanned::Whole,
+            "{s}"
+        );
+        assert_eq!(
+            nz.fast_path(s, &m, nz.options(), Scanned::Whole),
+            Fast::Same,
+            "{s}"
+        );
+        assert_eq!(nz.normalize(s).unwrap(), *s);
+    }
+}
+
+/// What `fast_hot` does not check again is what the scanner refuses: IP
+/// literals (an IPv6 zone's triplets), upper case, `%` and `--` in the
+/// host, userinfo. Such references are not `Scanned` at all, and those
+/// that are not normal still take the slow path; a port or another
+/// scheme goes to `fast_kind` (round 6).
+#[test]
+fn hosts_the_scanner_refuses_are_still_refused() {
+    let nz = Normalizer::default();
+    for (s, want) in [
+        // RFC 6874: a zone is always computed (its triplets are not
+        // looked into by the parser); this one is normal.
+        (
+            "http://[fe80::1%25en0]/aaaaaaaa",
+            "http://[fe80::1%25en0]/aaaaaaaa",
+        ),
+        (
+            "http://[FE80::1]/aaaaaaaaaaaaaa",
+            "http://[fe80::1]/aaaaaaaaaaaaaa",
+        ),
+        (
+            "https://A.example.com/aaaaaaaa",
+            "https://a.example.com/aaaaaaaa",
+        ),
+        // RFC 3986 §6.2.2.2: `%2E` is `.`, unreserved.
+        (
+            "https://a%2Ecom.example/aaaaaa",
+            "https://a.com.example/aaaaaa",
+        ),
+        // An A-label in upper case: lower-cased, kept an A-label in `uri`.
+        (
+            "https://xn--BCHER-kva.example/a",
+            "https://xn--bcher-kva.example/a",
+        ),
+        // Userinfo keeps its case (§6.2.2.1: only scheme and host fold).
+        (
+            "https://U@a.example.com/aaaaaa",
+            "https://U@a.example.com/aaaaaa",
+        ),
+    ] {
+        let mut m = Meta::default();
+        assert_eq!(nz.parse_input_into(s, &mut m).unwrap(), Scanned::No, "{s}");
+        assert_eq!(nz.normalize(s).unwrap(), want, "{s}");
+        let fast = nz.fast_path(s, &m, nz.options(), Scanned::No);
+        if want != s || s.contains('%') {
+            assert_eq!(fast, Fast::Slow, "{s}");
+        }
+    }
+    // Scanned, but not for `fast_hot`: a port, a `file` host that may be
+    // `localhost`, other schemes; and a profile that checks ASCII names.
+    let strict = Normalizer::new(Options {
+        idna: crate::idn::IdnaProfile::CONFORMANCE,
+        ..Options::default()
+    });
+    for (nz, s, want) in [
+        (
+            &nz,
+            "http://a.example.com:80/aaaaaa",
+            "http://a.example.com/aaaaaa",
+        ),
+        (
+            &nz,
+            "http://a.example.com:8080/aaaa",
+            "http://a.example.com:8080/aaaa",
+        ),
+        (&nz, "file://localhost/etc/hosts", "file:///etc/hosts"),
+        (
+            &nz,
+            "file://server.example/share",
+            "file://server.example/share",
+        ),
+        (
+            &nz,
+            "wss://a.example.com/socket?x",
+            "wss://a.example.com/socket?x",
+        ),
+        (&nz, "https://a.example.com", "https://a.example.com/"),
+        (
+            &strict,
+            "https://a.example.com/aaaaaa",
+            "https://a.example.com/aaaaaa",
+        ),
+        (
+            &strict,
+            "https://1.2.3.4/aaaaaaaaaaaaa",
+            "https://1.2.3.4/aaaaaaaaaaaaa",
+        ),
+        (
+            &strict,
+            "file:///etc/hosts/aaaaaaaa",
+            "file:///etc/hosts/aaaaaaaa",
+        ),
+    ] {
+        let mut m = Meta::default();
+        let scanned = nz.parse_input_into(s, &mut m).unwrap();
+        assert!(scanned.authority(), "{s}");
+        let fast = nz.fast_path(s, &m, nz.options(), scanned);
+        assert_eq!(fast, nz.fast_path(s, &m, nz.options(), Scanned::No), "{s}");
+        assert_eq!(nz.normalize(s).unwrap(), want, "{s}");
+    }
+}
+
+/// `fast_hot`'s table comes from the normalizer's own registry: a scheme
+/// forgotten or given other rules is answered by those rules.
+#[test]
+fn hot_schemes_follow_the_registry() {
+    let mut schemes = SchemeRegistry::builtin();
+    schemes.forget("https");
+    schemes.insert(
+        "http",
+        SchemeInfo {
+            default_port: Some(8080),
+            dns_host: false,
+            empty_path_is_root: false,
+            special: Special::None,
+        },
+    );
+    schemes.insert(
+        "file",
+        SchemeInfo {
+            special: Special::Urn,
+            ..SchemeInfo::UNKNOWN
+        },
+    );
+    let nz = Normalizer::new(Options {
+        schemes,
+        ..Options::default()
+    });
+    for (s, fast) in [
+        // `https` unknown: an empty path is not `/`.
+        ("https://a.example.com", Fast::Same),
+        ("http://a.example.com", Fast::Same),
+        // `file` with a scheme normalizer: always computed.
+        ("file:///etc/hosts/aaaaaaa", Fast::Slow),
+    ] {
+        let mut m = Meta::default();
+        let scanned = nz.parse_input_into(s, &mut m).unwrap();
+        assert_eq!(scanned, Scanned::Whole, "{s}");
+        assert_eq!(nz.fast_path(s, &m, nz.options(), scanned), fast, "{s}");
+        assert_eq!(nz.fast_path(s, &m, nz.options(), Scanned::No), fast, "{s}");
+    }
+    assert_eq!(
+        nz.normalize("http://a.example.com:8080/x").unwrap(),
+        "http://a.example.com/x"
+    );
+}
+
+/// `fast_hot` judges the normalizer's own options once: a normalizer with
+/// character normalization, at another rung, or whose keys are asked at
+/// another rung, still gets the full computation where it changes text.
+#[test]
+fn hot_mode_follows_the_options() {
+    // U+FF21 (fullwidth A) percent-encoded: NFKC makes it `A`, and then
+    // rung 1 decodes the unreserved triplet (RFC 3986 §6.2.2.2).
+    let s = "https://a.example.com/%EF%BC%A1";
+    let nfkc = Normalizer::new(Options {
+        char_norm: CharNorm::Nfkc,
+        ..Options::default()
+    });
+    assert_eq!(nfkc.normalize(s).unwrap(), "https://a.example.com/A");
+    assert_eq!(Normalizer::default().normalize(s).unwrap(), s);
+    // Rung 0 keeps the empty path; rung 2 makes it `/` (RFC 3986 §6.2.3),
+    // for keys as for normal forms.
+    let e = "https://a.example.com";
+    let string = Normalizer::new(Options::new(Rung::String, Form::Uri));
+    assert_eq!(string.normalize(e).unwrap(), e);
+    assert_eq!(string.key(e).unwrap(), e);
+    let nz = Normalizer::default();
+    assert_eq!(nz.key(e).unwrap(), "https://a.example.com/");
+    assert_eq!(
+        nz.compare(e, "https://a.example.com/").unwrap(),
+        Some(Rung::Scheme)
+    );
+    // A base: absolute references resolve to themselves (RFC 3986 §5.2.2).
+    let based = Normalizer::default()
+        .with_base("http://b.example/x/")
+        .unwrap();
+    assert_eq!(based.normalize(e).unwrap(), "https://a.example.com/");
+    assert_eq!(based.normalize("y/../z").unwrap(), "http://b.example/x/z");
 }

@@ -1,0 +1,81 @@
+//! [`eq_mask64_padded`]: [`crate::eq_mask64`] for a caller whose buffer
+//! holds 64 readable bytes from `base` (a query followed by padding:
+//! `irinorm-rules`' query filter, issue 14 round 6). Without the checks
+//! against the end (each 16-byte window of `eq_mask64` tests it, and the
+//! windows' loop exits at it) a 64-byte block is four compares and four
+//! byte masks, no branch.
+
+/// Bit `k` set when `b[base + k] == c`, for the 64 bytes from `base`.
+///
+/// # Panics
+/// When `b` holds fewer than `base + 64` bytes.
+#[inline(always)]
+pub fn eq_mask64_padded(b: &[u8], base: usize, c: u8) -> u64 {
+    let block: &[u8; 64] = b[base..base + 64].try_into().expect("64 bytes");
+    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+    {
+        #[allow(unsafe_code)]
+        // SAFETY: as for `eq_mask64`: `sse2::eq_mask64_block` is
+        // `#[target_feature(enable = "sse2")]` and this block is compiled
+        // only when the build enables SSE2 for the whole program; the
+        // function holds no `unsafe` (checked slices, no raw pointers).
+        unsafe {
+            sse2::eq_mask64_block(block, c)
+        }
+    }
+    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
+    {
+        eq_mask64_block_scalar(block, c)
+    }
+}
+
+/// The bits of a block equal to `c`, byte by byte (the fallback off
+/// x86-64 and the oracle of the test).
+#[cfg_attr(all(target_arch = "x86_64", target_feature = "sse2"), allow(dead_code))]
+fn eq_mask64_block_scalar(block: &[u8; 64], c: u8) -> u64 {
+    block
+        .iter()
+        .enumerate()
+        .fold(0, |m, (k, &x)| m | (u64::from(x == c) << k))
+}
+
+#[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
+mod sse2 {
+    use std::arch::x86_64::{_mm_cmpeq_epi8, _mm_movemask_epi8, _mm_set1_epi8, _mm_set_epi64x};
+
+    #[inline]
+    #[target_feature(enable = "sse2")]
+    pub(super) fn eq_mask64_block(block: &[u8; 64], c: u8) -> u64 {
+        let needle = _mm_set1_epi8(c as i8);
+        let word = |k: usize| crate::words::word(&block[8 * k..8 * k + 8]) as i64;
+        let mut m = 0u64;
+        for j in 0..4 {
+            let v = _mm_set_epi64x(word(2 * j + 1), word(2 * j));
+            m |= u64::from(_mm_movemask_epi8(_mm_cmpeq_epi8(v, needle)) as u16) << (16 * j);
+        }
+        m
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn agrees_with_eq_mask64_and_the_scalar_oracle() {
+        // A needle (and a byte one bit away) at every place of two blocks,
+        // every base, non-ASCII bytes around.
+        for a in 0..128usize {
+            let mut b: Vec<u8> = (0..192).map(|i| b'a' + (i % 26) as u8).collect();
+            b[a] = b'&';
+            b[(a + 37) % 128] = b'&' ^ 1;
+            b[(a + 5) % 128] = 0xC3;
+            for base in [0, 1, 15, 16, 63, 64, 100, 128] {
+                let block: &[u8; 64] = b[base..base + 64].try_into().unwrap();
+                let want = crate::eq_mask64_scalar(&b, base, b'&');
+                assert_eq!(eq_mask64_padded(&b, base, b'&'), want, "at {a} base {base}");
+                assert_eq!(eq_mask64_block_scalar(block, b'&'), want);
+            }
+        }
+    }
+}
