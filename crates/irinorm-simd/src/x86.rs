@@ -11,7 +11,11 @@
 //!   value `(x & 15) + 9 * letter` looked up in the `unreserved` nibble
 //!   table with the high digit as the row: one more pair of lookups, so
 //!   every triplet of the window is judged at once and a query full of
-//!   `%XX` is not a loop exit per `%`.
+//!   `%XX` is not a loop exit per `%`. In the loop (round 6) the digits'
+//!   hex class is judged once per byte, on `c` itself with the nibbles of
+//!   its plain test, and read one and two bits later in the step's mask;
+//!   such a step judges its first 2W - 2 bytes only (the last two lanes'
+//!   digits lie after it) and the next step starts there.
 //!
 //! Two windows make a step, their stops one 64-bit mask; the first stop
 //! is its lowest set bit. The last 1 to 2W bytes are two windows in
@@ -88,6 +92,7 @@ struct T256 {
     mark: __m256i,
     hex: __m256i,
     unres: __m256i,
+    nine: __m256i,
 }
 
 #[target_feature(enable = "avx2")]
@@ -112,6 +117,7 @@ impl T256 {
             mark: _mm256_set1_epi8(run.mark as i8),
             hex: load256(&hex),
             unres: load256(&unres),
+            nine: load256(&NINE),
         }
     }
 }
@@ -154,17 +160,30 @@ fn marks256(t: &T256, c: __m256i) -> u32 {
 /// is zero from 8 on); `A`-`F` become 0x81-0x86, zero. A high digit >= 8
 /// makes a byte >= 0x80, never unreserved (RFC 3986 §2.3), so its row is
 /// empty either way. Bytes that are not hex digits give garbage, which
-/// the digits' class test (`bad`) discards.
+/// the digits' class test (`hex`) discards.
 const ROW_INDEX: i8 = 0x40;
 
-/// The value of the hex digits of `x` (garbage below 32 elsewhere).
+/// Looked up by a digit's hex-class bits (`member(hex, x)`: `1 << 3` for
+/// `0`-`9`, `1 << 4` for `A`-`F`, zero for any other byte; `pshufb`
+/// reads their low nibble, 8 and 0), what a letter adds to its low
+/// nibble to make its value: 0 for a digit, 9 for a letter (and 9 for a
+/// byte that is not a digit, garbage the class test discards). Round 6:
+/// the class bits already tell a letter from a digit, where the value
+/// took four operations of its own (`& 0x40`, a compare, `& 9`, an add).
+const NINE: [u8; 32] = {
+    let mut t = [0u8; 32];
+    t[0] = 9;
+    t[16] = 9;
+    t
+};
+
+/// The value of the hex digits of `x` (`cls`: their hex-class bits, see
+/// [`NINE`]; garbage below 32 where `x` is not a digit).
 #[target_feature(enable = "avx2")]
 #[inline]
-fn digits256(x: __m256i) -> __m256i {
+fn digits256(t: &T256, x: __m256i, cls: __m256i) -> __m256i {
     let v = _mm256_and_si256(x, _mm256_set1_epi8(0x0f));
-    let l = _mm256_set1_epi8(0x40);
-    let letter = _mm256_cmpeq_epi8(_mm256_and_si256(x, l), l);
-    _mm256_add_epi8(v, _mm256_and_si256(letter, _mm256_set1_epi8(9)))
+    _mm256_add_epi8(v, _mm256_shuffle_epi8(t.nine, cls))
 }
 
 /// The `%` of the skipped triplets of `c` (`c1`, `c2`: the windows one and
@@ -174,17 +193,58 @@ fn digits256(x: __m256i) -> __m256i {
 fn triplets256(t: &T256, c: __m256i, c1: __m256i, c2: __m256i) -> (u32, u32) {
     let z = _mm256_setzero_si256();
     let pct = _mm256_cmpeq_epi8(c, _mm256_set1_epi8(b'%' as i8));
-    let bad = _mm256_or_si256(
-        _mm256_cmpeq_epi8(member256(t.hex, t.bit, c1), z),
-        _mm256_cmpeq_epi8(member256(t.hex, t.bit, c2), z),
-    );
+    let (h1, h2) = (member256(t.hex, t.bit, c1), member256(t.hex, t.bit, c2));
+    // Both digits hex: the smaller class value is not zero (one `min`
+    // where two compares and an `or` made the mask of bad digits; round 6).
+    let hex = _mm256_min_epu8(h1, h2);
     // The high digit's row bit, `BIT[value]`, straight from its byte
     // (`row_index`): two operations instead of the value's five and a
     // lookup (round 5).
     let row = _mm256_shuffle_epi8(t.bit, _mm256_add_epi8(c1, _mm256_set1_epi8(ROW_INDEX)));
-    let unres = _mm256_and_si256(_mm256_shuffle_epi8(t.unres, digits256(c2)), row);
-    let ok = _mm256_andnot_si256(bad, _mm256_and_si256(pct, _mm256_cmpeq_epi8(unres, z)));
+    let unres = _mm256_and_si256(_mm256_shuffle_epi8(t.unres, digits256(t, c2, h2)), row);
+    let ok = _mm256_andnot_si256(
+        _mm256_cmpeq_epi8(hex, z),
+        _mm256_and_si256(pct, _mm256_cmpeq_epi8(unres, z)),
+    );
     // A normal triplet whose row bit is zero has a high digit >= 8.
+    let high = _mm256_and_si256(ok, _mm256_cmpeq_epi8(row, z));
+    (
+        _mm256_movemask_epi8(ok) as u32,
+        _mm256_movemask_epi8(high) as u32,
+    )
+}
+
+/// The lanes of `c` that are not hex digits of the run's triplets, as
+/// bits. The nibble lookups are those of `c`'s plain-byte test
+/// ([`member256`]: the same expressions, computed once by the compiler),
+/// so this is two operations more than it and a compare.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn not_hex256(t: &T256, c: __m256i) -> u32 {
+    let z = _mm256_setzero_si256();
+    _mm256_movemask_epi8(_mm256_cmpeq_epi8(member256(t.hex, t.bit, c), z)) as u32
+}
+
+/// The loop's triplet judging (round 6): like [`triplets256`], but the
+/// digits are taken to be hex digits; the caller clears the lanes where
+/// they are not, from [`not_hex256`] of the step's own windows, shifted
+/// by one and two bits. The digit class of `c1` and `c2` (two nibble
+/// lookups each, 14 operations a window with their compares) is gone;
+/// the low digit's letter offset is computed from its byte.
+#[target_feature(enable = "avx2")]
+#[inline]
+fn triplets_unchecked256(t: &T256, c: __m256i, c1: __m256i, c2: __m256i) -> (u32, u32) {
+    let z = _mm256_setzero_si256();
+    let pct = _mm256_cmpeq_epi8(c, _mm256_set1_epi8(b'%' as i8));
+    let row = _mm256_shuffle_epi8(t.bit, _mm256_add_epi8(c1, _mm256_set1_epi8(ROW_INDEX)));
+    let l = _mm256_set1_epi8(0x40);
+    let letter = _mm256_cmpeq_epi8(_mm256_and_si256(c2, l), l);
+    // The low digit's value as a `pshufb` index: only the low nibble
+    // and the top bit count, so a digit is its own index and a letter
+    // (0x41-0x46, 0x4a-0x4f with the 9 added) needs no `& 15`.
+    let v = _mm256_add_epi8(c2, _mm256_and_si256(letter, _mm256_set1_epi8(9)));
+    let unres = _mm256_and_si256(_mm256_shuffle_epi8(t.unres, v), row);
+    let ok = _mm256_and_si256(pct, _mm256_cmpeq_epi8(unres, z));
     let high = _mm256_and_si256(ok, _mm256_cmpeq_epi8(row, z));
     (
         _mm256_movemask_epi8(ok) as u32,
@@ -210,6 +270,7 @@ struct T128 {
     mark: __m128i,
     hex: __m128i,
     unres: __m128i,
+    nine: __m128i,
 }
 
 #[target_feature(enable = "ssse3")]
@@ -235,6 +296,7 @@ impl T128 {
             mark: _mm_set1_epi8(run.mark as i8),
             hex: load128(&half(&hex)),
             unres: load128(&half(&unres)),
+            nine: load128(&half(&NINE)),
         }
     }
 }
@@ -268,11 +330,9 @@ fn marks128(t: &T128, c: __m128i) -> u32 {
 
 #[target_feature(enable = "ssse3")]
 #[inline]
-fn digits128(x: __m128i) -> __m128i {
+fn digits128(t: &T128, x: __m128i, cls: __m128i) -> __m128i {
     let v = _mm_and_si128(x, _mm_set1_epi8(0x0f));
-    let l = _mm_set1_epi8(0x40);
-    let letter = _mm_cmpeq_epi8(_mm_and_si128(x, l), l);
-    _mm_add_epi8(v, _mm_and_si128(letter, _mm_set1_epi8(9)))
+    _mm_add_epi8(v, _mm_shuffle_epi8(t.nine, cls))
 }
 
 #[target_feature(enable = "ssse3")]
@@ -280,13 +340,36 @@ fn digits128(x: __m128i) -> __m128i {
 fn triplets128(t: &T128, c: __m128i, c1: __m128i, c2: __m128i) -> (u32, u32) {
     let z = _mm_setzero_si128();
     let pct = _mm_cmpeq_epi8(c, _mm_set1_epi8(b'%' as i8));
-    let bad = _mm_or_si128(
-        _mm_cmpeq_epi8(member128(t.hex, t.bit, c1), z),
-        _mm_cmpeq_epi8(member128(t.hex, t.bit, c2), z),
-    );
+    let (h1, h2) = (member128(t.hex, t.bit, c1), member128(t.hex, t.bit, c2));
+    let hex = _mm_min_epu8(h1, h2);
     let row = _mm_shuffle_epi8(t.bit, _mm_add_epi8(c1, _mm_set1_epi8(ROW_INDEX)));
-    let unres = _mm_and_si128(_mm_shuffle_epi8(t.unres, digits128(c2)), row);
-    let ok = _mm_andnot_si128(bad, _mm_and_si128(pct, _mm_cmpeq_epi8(unres, z)));
+    let unres = _mm_and_si128(_mm_shuffle_epi8(t.unres, digits128(t, c2, h2)), row);
+    let ok = _mm_andnot_si128(
+        _mm_cmpeq_epi8(hex, z),
+        _mm_and_si128(pct, _mm_cmpeq_epi8(unres, z)),
+    );
+    let high = _mm_and_si128(ok, _mm_cmpeq_epi8(row, z));
+    (_mm_movemask_epi8(ok) as u32, _mm_movemask_epi8(high) as u32)
+}
+
+#[target_feature(enable = "ssse3")]
+#[inline]
+fn not_hex128(t: &T128, c: __m128i) -> u32 {
+    let z = _mm_setzero_si128();
+    _mm_movemask_epi8(_mm_cmpeq_epi8(member128(t.hex, t.bit, c), z)) as u32
+}
+
+#[target_feature(enable = "ssse3")]
+#[inline]
+fn triplets_unchecked128(t: &T128, c: __m128i, c1: __m128i, c2: __m128i) -> (u32, u32) {
+    let z = _mm_setzero_si128();
+    let pct = _mm_cmpeq_epi8(c, _mm_set1_epi8(b'%' as i8));
+    let row = _mm_shuffle_epi8(t.bit, _mm_add_epi8(c1, _mm_set1_epi8(ROW_INDEX)));
+    let l = _mm_set1_epi8(0x40);
+    let letter = _mm_cmpeq_epi8(_mm_and_si128(c2, l), l);
+    let v = _mm_add_epi8(c2, _mm_and_si128(letter, _mm_set1_epi8(9)));
+    let unres = _mm_and_si128(_mm_shuffle_epi8(t.unres, v), row);
+    let ok = _mm_and_si128(pct, _mm_cmpeq_epi8(unres, z));
     let high = _mm_and_si128(ok, _mm_cmpeq_epi8(row, z));
     (_mm_movemask_epi8(ok) as u32, _mm_movemask_epi8(high) as u32)
 }
@@ -301,7 +384,8 @@ fn shift128(c: __m128i) -> __m128i {
 /// bytes (a window needs the byte before it too).
 macro_rules! kernel {
     ($(#[$doc:meta])* $inner:ident, $feat:literal, $w:literal, $tables:ident,
-     $load:ident, $stops:ident, $triplets:ident, $marks:ident, $shift:ident, $short:ident) => {
+     $load:ident, $stops:ident, $triplets:ident, $not_hex:ident, $unchecked:ident,
+     $marks:ident, $shift:ident, $short:ident) => {
         $(#[$doc])*
         /// One function per kind of run (`TRIP`: with triplets, `DENSE`,
         /// `MARK`: with a mark, `PAIR`: with a pair), chosen by the caller,
@@ -338,6 +422,9 @@ macro_rules! kernel {
             }
             let (mut any, mut high) = (0u64, 0u64);
             let mut dense = DENSE;
+            // The lanes a step that judged triplets has judged (all but
+            // its last two, whose digits lie after the step).
+            const JUDGED: u64 = !0u64 >> (64 - (2 * W - 2));
             // The marks of the first step that had any, and that step's
             // start (`mark_bits == 0`: none so far). Two conditional moves
             // per step, where `mark.min(first(i, mk))` was nine
@@ -365,16 +452,32 @@ macro_rules! kernel {
                 } else {
                     0
                 };
+                // The bytes this step has looked at (fewer when it judged
+                // triplets; its marks need no cut: a mark in the last two
+                // lanes is at its true position, and a stop there is found
+                // by the next step, before which the answer's mark is cut).
+                let mut adv = 2 * W;
                 // A step without triplets to judge returns or goes on with
                 // `any` and `high` as they are: no zero `ok` and `hi` to
                 // merge (five instructions per plain step, round 5).
                 if TRIP && (m != 0 || dense) {
-                    let (ok0, hi0) = $triplets(&t, c, $load(win::<W>(s, 2)), $load(win::<W>(s, 3)));
+                    // The digits' class, judged once per byte (round 6): the
+                    // lanes of `c` and `d` that are not digits (the nibbles of
+                    // their plain test again); a triplet at bit `j` needs bits
+                    // `j + 1` and `j + 2` clear. The last two lanes' digits
+                    // lie after `d`: this step judges only its first 2W - 2
+                    // bytes and the next one starts there (3% more steps on
+                    // runs that judge triplets; reading the two bytes after
+                    // `d` one by one cost more, 25 instructions a step).
+                    let nh = u64::from($not_hex(&t, c)) | u64::from($not_hex(&t, d)) << W;
+                    let good = !((nh >> 1) | (nh >> 2)) & JUDGED;
+                    let (ok0, hi0) =
+                        $unchecked(&t, c, $load(win::<W>(s, 2)), $load(win::<W>(s, 3)));
                     let (ok1, hi1) =
-                        $triplets(&t, d, $load(win::<W>(s, W + 2)), $load(win::<W>(s, W + 3)));
-                    let ok = u64::from(ok0) | u64::from(ok1) << W;
-                    let hi = u64::from(hi0) | u64::from(hi1) << W;
-                    m &= !ok;
+                        $unchecked(&t, d, $load(win::<W>(s, W + 2)), $load(win::<W>(s, W + 3)));
+                    let ok = (u64::from(ok0) | u64::from(ok1) << W) & good;
+                    let hi = (u64::from(hi0) | u64::from(hi1) << W) & good;
+                    m &= !ok & JUDGED;
                     if !DENSE {
                         dense |= ok != 0;
                     }
@@ -383,6 +486,7 @@ macro_rules! kernel {
                     }
                     any |= ok;
                     high |= hi;
+                    adv = 2 * W - 2;
                 } else if m != 0 {
                     return stop_at(i, m, (any, high), (0, 0), first(mark_at, mark_bits), mk);
                 }
@@ -391,7 +495,7 @@ macro_rules! kernel {
                     mark_at = if none { i } else { mark_at };
                     mark_bits = if none { mk } else { mark_bits };
                 }
-                i += 2 * W;
+                i += adv;
             }
             // The first mark so far (`usize::MAX`: none).
             let mut mark = first(mark_at, mark_bits);
@@ -458,14 +562,14 @@ macro_rules! kernel {
 
 kernel!(
     /// The AVX2 kernel: 32 bytes per step.
-    avx2, "avx2", 32, T256, load256, stops256, triplets256, marks256, shift256,
-    ssse3
+    avx2, "avx2", 32, T256, load256, stops256, triplets256, not_hex256,
+    triplets_unchecked256, marks256, shift256, ssse3
 );
 
 kernel!(
     /// The SSSE3 kernel: 16 bytes per step.
-    ssse3, "ssse3", 16, T128, load128, stops128, triplets128, marks128, shift128,
-    scalar
+    ssse3, "ssse3", 16, T128, load128, stops128, triplets128, not_hex128,
+    triplets_unchecked128, marks128, shift128, scalar
 );
 
 /// The scalar kernel with the vector kernels' signature (their fallback
