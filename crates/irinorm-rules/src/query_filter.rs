@@ -20,18 +20,20 @@
 //!    64-byte block (`irinorm_simd::eq_mask64_padded`), four positions
 //!    written per block without a branch;
 //! 2. each parameter judged by [`QueryFilter::goes`]: its first 16 bytes as
-//!    two words, case-folded; the bucket from the first `key` bytes (the
-//!    shortest pattern's length); each of the bucket's two patterns one
-//!    masked compare of the two words and, for an exact name, a lookup of
-//!    the byte after it (`=`, `&`, `#` or the padding end the name); the
-//!    verdicts gathered in one bit mask;
+//!    two words, case-folded; the bucket from the `key` bits of the first
+//!    word (the shortest pattern's length in bytes, and up to four bits
+//!    after them that tell apart the patterns those bytes do not: round
+//!    7); the bucket's one pattern one masked compare of the two words
+//!    and, for an exact name, a lookup of the byte after it (`=`, `&`, `#`
+//!    or the padding end the name); the verdicts gathered in one bit mask;
 //! 3. when the mask keeps every parameter, nothing is left written (the
 //!    padding is cut); else one cut per run of removed parameters.
 //!
 //! The list must be made of non-empty names of at most 16 bytes of ASCII
 //! letters, digits, `_`, `-`, `.` and `~`, each exact or followed by one
-//! `*` (a prefix), at most two of them sharing their first `key` bytes:
-//! the default tracking list is (27 patterns, `key` 3, 64 buckets).
+//! `*` (a prefix), at most 63 once those a prefix covers are dropped, told
+//! apart by the key bits (see [`QueryFilter::new`]): the default tracking
+//! list is (27 patterns; its first 3 bytes and 2 bits; 1,024 buckets).
 //! [`QueryFilter::new`] refuses other lists, and queries of more than
 //! [`MAX_PARAMS`] parameters are refused at run time; then round 5's filter
 //! (or the simple one) judges, with the same results (docs/rules.md).
@@ -81,8 +83,8 @@ static ENDS_NAME: [bool; 256] = {
 
 /// One pattern: its folded words under their masks (the pattern's bytes),
 /// the offset of the byte after it, and whether it is a prefix (then that
-/// byte does not matter). An empty slot never matches (`k0` outside
-/// `m0`).
+/// byte does not matter). The empty slot (index 0) never matches (`k0`
+/// outside `m0`).
 #[derive(Clone, Copy, Debug)]
 struct Slot {
     k0: u64,
@@ -102,20 +104,40 @@ const EMPTY: Slot = Slot {
     prefix: true,
 };
 
-/// Two slots: the patterns of one bucket.
-type Bucket = [Slot; 2];
+/// The most buckets (`1 << 12`). The table holds `1 << bits` of them, a
+/// power of two, so that a lookup masked by its length needs no bounds
+/// check. (A fixed 4 KB table cost more to allocate and free than the
+/// whole search: a pipeline is built per pass in the bench.)
+const MAX_BUCKETS: usize = 1 << 12;
+
+/// The most patterns (after those a prefix covers are dropped; 0 is the
+/// empty slot): the slots' table has a fixed size (2.5 KB) and a lookup no
+/// bounds check. Longer lists go to round 5's filter.
+const MAX_PATTERNS: usize = 63;
+
+/// The most key bits added past the shared first bytes (see
+/// [`QueryFilter::new`]): a pattern is placed in at most `1 << 4` buckets.
+const MAX_EXTRA_BITS: usize = 4;
+
+/// The folded bytes that can follow an exact name (`=`, `&`, `#`, the
+/// padding's zero): a key bit in that byte takes only their values.
+const ENDS_FOLDED: [u8; 4] = [b'=' | 0x20, b'&' | 0x20, b'#' | 0x20, 0x20];
 
 /// A list of parameter names compiled for [`filter`] (built once per
 /// pipeline).
 #[derive(Clone, Debug)]
 pub(crate) struct QueryFilter {
-    /// The patterns by the hash of their first `key` bytes (a
-    /// power-of-two count; at most two patterns per bucket: the multiplier
-    /// is searched at construction).
-    buckets: Box<[Bucket]>,
-    /// The first `key` bytes of a word: `key` is the shortest pattern's
-    /// length (at most 8), so every pattern is found by its own bytes and
-    /// no name's length is needed to hash it.
+    /// For each bucket, the index in `slots` of the one pattern a name
+    /// hashed there may match (0: none). One pattern per bucket: a name
+    /// costs one compare (round 6 had two slots per bucket, 26 of the
+    /// judge's 44 instructions).
+    index: Box<[u8]>,
+    slots: Box<[Slot; MAX_PATTERNS + 1]>,
+    /// The bits of a name's folded first word that are hashed: its first
+    /// bytes (as many as the shortest pattern has) and up to
+    /// [`MAX_EXTRA_BITS`] bits after them that tell apart the patterns
+    /// those bytes do not (`gclid`/`gclsrc`, `mc_cid`/`mc_eid`,
+    /// `_hsenc`/`_hsmi`, `oly_anon_id`/`oly_enc_id` in the default list).
     key: u64,
     mul: u64,
     shift: u32,
@@ -146,11 +168,58 @@ fn hash(f0: u64, key: u64, mul: u64, shift: u32) -> usize {
     ((f0 & key).wrapping_mul(mul) >> shift) as usize
 }
 
+/// The values each bit of a name's folded first word can have when the
+/// name matches `s`: (bits that can be 0, bits that can be 1). The
+/// pattern's bytes fix theirs; the byte after an exact name is one of
+/// [`ENDS_FOLDED`]; any other byte is free but for bit 5 (the fold sets it).
+fn bit_values(s: &Slot) -> (u64, u64) {
+    let fixed = MASKS[usize::from(s.len).min(8)];
+    let mut can0 = !fixed & !FOLD;
+    let mut can1 = !fixed;
+    can0 |= fixed & !s.k0;
+    can1 |= fixed & s.k0;
+    if !s.prefix && s.len < 8 {
+        let at = 8 * u32::from(s.len);
+        let byte = 0xffu64 << at;
+        let (e0, e1) = ENDS_FOLDED.iter().fold((0u64, 0u64), |(z, o), &e| {
+            (z | u64::from(!e) << at, o | u64::from(e) << at)
+        });
+        can0 = (can0 & !byte) | e0;
+        can1 = (can1 & !byte) | e1;
+    }
+    (can0, can1)
+}
+
+/// The hashed words under which `s` can be found with `key`: its fixed
+/// bits, each extra bit past them taken at every value it can have.
+fn placements(s: &Slot, key: u64, base: u64, out: &mut Vec<(u64, u8)>, id: u8) {
+    let (can0, can1) = bit_values(s);
+    let first = out.len();
+    out.push((s.k0 & base, id));
+    let mut extra = key & !base;
+    while extra != 0 {
+        let bit = extra & extra.wrapping_neg();
+        extra &= extra - 1;
+        let (zero, one) = (can0 & bit != 0, can1 & bit != 0);
+        for i in first..out.len() {
+            let (x, _) = out[i];
+            match (zero, one) {
+                (true, true) => out.push((x | bit, id)),
+                (false, _) => out[i].0 = x | bit,
+                (true, false) => {}
+            }
+        }
+    }
+}
+
 impl QueryFilter {
     /// The filter of `patterns`, or `None` when a pattern is not of the
     /// shape it compiles (see the module's doc: an empty pattern is not),
-    /// more than two patterns share their first `key` bytes, or no
-    /// multiplier put at most two patterns in each of up to 4,096 buckets.
+    /// the list has more than 63 patterns, two of them cannot be told
+    /// apart by their first eight bytes and [`MAX_EXTRA_BITS`] more key
+    /// bits, or no multiplier put at most one pattern in each of up to
+    /// 4,096 buckets. A pattern that a prefix in the list already covers
+    /// (`ab` or `abc*` beside `ab*`) is dropped: it adds no match.
     pub(crate) fn new(patterns: &[String]) -> Option<Self> {
         let mut slots: Vec<Slot> = Vec::new();
         for p in patterns {
@@ -172,45 +241,113 @@ impl QueryFilter {
                 prefix,
             });
         }
-        slots.sort_unstable_by_key(|s| (s.k0, s.k1, s.len, s.prefix));
-        slots.dedup_by_key(|s| (s.k0, s.k1, s.len, s.prefix));
+        // Shorter first, a prefix before an exact name of its length.
+        slots.sort_unstable_by_key(|s| (s.len, !s.prefix, s.k0, s.k1));
+        slots.dedup_by_key(|s| (s.len, !s.prefix, s.k0, s.k1));
+        // Drop what a prefix covers (it sorts before what it covers).
+        let covers = |p: &Slot, s: &Slot| {
+            p.prefix && p.len <= s.len && (s.k0 & p.m0 == p.k0) && (s.k1 & p.m1 == p.k1)
+        };
+        let mut kept: Vec<Slot> = Vec::new();
+        for s in &slots {
+            if !kept.iter().any(|p| covers(p, s)) {
+                kept.push(*s);
+            }
+        }
+        let slots = kept;
+        if slots.len() > MAX_PATTERNS {
+            return None;
+        }
         let shortest = slots.iter().map(|s| usize::from(s.len)).min().unwrap_or(8);
-        let key = MASKS[shortest.min(8)];
-        // About two buckets per pattern; the search is deterministic
-        // (SplitMix64 from a fixed seed).
-        let mut bits = (slots.len() * 2)
+        let base = MASKS[shortest.min(8)];
+        // Key bits added one at a time, each the one that tells apart the
+        // most pairs still alike on every key bit (two patterns are apart
+        // at a bit when the values they allow there are disjoint).
+        let values: Vec<(u64, u64)> = slots.iter().map(bit_values).collect();
+        let apart = |i: usize, j: usize| {
+            let ((a0, a1), (b0, b1)) = (values[i], values[j]);
+            !((a0 & b0) | (a1 & b1))
+        };
+        // The pairs not told apart by the first bytes, with the bits that
+        // would (computed once: a pipeline is built per pass in the bench).
+        let mut alike: Vec<u64> = Vec::new();
+        for i in 0..slots.len() {
+            for j in i + 1..slots.len() {
+                let sep = apart(i, j);
+                if sep & base == 0 {
+                    alike.push(sep & !FOLD);
+                }
+            }
+        }
+        let mut key = base;
+        while !alike.is_empty() {
+            if (key & !base).count_ones() == MAX_EXTRA_BITS as u32 {
+                return None;
+            }
+            let mut count = [0u16; 64];
+            for &sep in &alike {
+                let mut m = sep;
+                while m != 0 {
+                    count[m.trailing_zeros() as usize] += 1;
+                    m &= m - 1;
+                }
+            }
+            let (n, bit) = (0..64).map(|b| (count[b], 63 - b)).max()?;
+            if n == 0 {
+                return None;
+            }
+            key |= 1 << (63 - bit);
+            alike.retain(|&sep| sep & key == 0);
+        }
+        let mut places: Vec<(u64, u8)> = Vec::new();
+        for (i, s) in slots.iter().enumerate() {
+            placements(s, key, base, &mut places, i as u8 + 1);
+        }
+        // About sixteen buckets per placement (a one-per-bucket hash is
+        // found in one or two tries: 35 placements, 1,024 buckets for the
+        // default list); the search is deterministic (SplitMix64 from a
+        // fixed seed). A failed try clears only the buckets it wrote.
+        let mut bits = (places.len() * 16)
             .next_power_of_two()
             .max(16)
             .trailing_zeros();
         let mut seed = 0x5eed_u64;
-        while bits <= 12 {
+        let mut owner: Vec<u8> = Vec::new();
+        while (1usize << bits) <= MAX_BUCKETS {
             let shift = 64 - bits;
-            // Each try counts the patterns per bucket (a byte each; a
-            // pipeline is built per data set pass in the bench, so the
-            // search showed there); the buckets are filled once.
-            let mut count = vec![0u8; 1 << bits];
+            // Zero: a failed try clears what it wrote.
+            owner.resize(1 << bits, 0);
             for _ in 0..200 {
                 seed = seed.wrapping_add(0x9E37_79B9_7F4A_7C15);
                 let mut z = seed;
                 z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
                 z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
                 let mul = (z ^ (z >> 31)) | 1;
-                count.fill(0);
-                let fits = slots.iter().all(|s| {
-                    let c = &mut count[hash(s.k0, key, mul, shift)];
-                    *c += 1;
-                    *c <= 2
-                });
-                if fits {
-                    let mut buckets = vec![[EMPTY; 2]; 1 << bits];
-                    count.fill(0);
-                    for s in &slots {
-                        let h = hash(s.k0, key, mul, shift);
-                        buckets[h][usize::from(count[h])] = *s;
-                        count[h] += 1;
+                let placed = places
+                    .iter()
+                    .take_while(|&&(x, id)| {
+                        let o = &mut owner[hash(x, u64::MAX, mul, shift)];
+                        let free = *o == 0 || *o == id;
+                        if free {
+                            *o = id;
+                        }
+                        free
+                    })
+                    .count();
+                if placed < places.len() {
+                    for &(x, _) in &places[..placed] {
+                        owner[hash(x, u64::MAX, mul, shift)] = 0;
                     }
+                } else {
+                    let index = owner.into_boxed_slice();
+                    let mut table: Box<[Slot; MAX_PATTERNS + 1]> = vec![EMPTY; MAX_PATTERNS + 1]
+                        .into_boxed_slice()
+                        .try_into()
+                        .expect("64 slots");
+                    table[1..=slots.len()].copy_from_slice(&slots);
                     return Some(QueryFilter {
-                        buckets: buckets.into_boxed_slice(),
+                        index,
+                        slots: table,
                         key,
                         mul,
                         shift,
@@ -224,11 +361,11 @@ impl QueryFilter {
 
     /// Whether the parameter at `b[at..]` goes. `b` holds at least 32
     /// bytes from `at` (the padding after the query). Its first 16 bytes
-    /// as two words, folded: a pattern matches when they equal its bytes
-    /// under its mask and, for an exact name, the byte after it ends the
-    /// name (a name shorter than the pattern has `=`, `&`, `#` or zero
-    /// under the mask, which no pattern byte folds to). No branch on the
-    /// name's bytes, and no search for its end.
+    /// as two words, folded: the one pattern of its bucket matches when
+    /// they equal its bytes under its mask and, for an exact name, the
+    /// byte after it ends the name (a name shorter than the pattern has
+    /// `=`, `&`, `#` or zero under the mask, which no pattern byte folds
+    /// to). No branch on the name's bytes, and no search for its end.
     #[inline(always)]
     pub(crate) fn goes(&self, b: &[u8], at: usize) -> bool {
         let w: &[u8; 32] = b[at..at + 32].try_into().expect("32 bytes");
@@ -238,14 +375,11 @@ impl QueryFilter {
         w1.copy_from_slice(&w[8..16]);
         let f0 = u64::from_le_bytes(w0) | FOLD;
         let f1 = u64::from_le_bytes(w1) | FOLD;
-        let bucket =
-            &self.buckets[hash(f0, self.key, self.mul, self.shift) & (self.buckets.len() - 1)];
-        let hit = |s: &Slot| {
-            (f0 & s.m0 == s.k0)
-                & (f1 & s.m1 == s.k1)
-                & (s.prefix | ENDS_NAME[usize::from(w[usize::from(s.len) & 31])])
-        };
-        hit(&bucket[0]) | hit(&bucket[1])
+        let h = hash(f0, self.key, self.mul, self.shift);
+        let s = &self.slots[usize::from(self.index[h & (self.index.len() - 1)]) & MAX_PATTERNS];
+        (f0 & s.m0 == s.k0)
+            & (f1 & s.m1 == s.k1)
+            & (s.prefix | ENDS_NAME[usize::from(w[usize::from(s.len) & 31])])
     }
 }
 
@@ -374,10 +508,19 @@ mod tests {
     fn shapes_it_compiles() {
         let default: Vec<String> = list(crate::config::DEFAULT_TRACKING_PARAMS);
         let f = QueryFilter::new(&default).expect("the default list");
-        assert_eq!((default.len(), f.key, f.buckets.len()), (27, MASKS[3], 64));
+        // The first three bytes, bit 1 of the fourth (`gcli`/`gcls`,
+        // `mc_c`/`mc_e`) and bit 2 of the fifth (`_hsen`/`_hsmi`,
+        // `oly_a`/`oly_e`); 35 placements in 1,024 buckets (`shift` 54).
+        let key = MASKS[3] | 1 << (24 + 1) | 1 << (32 + 2);
+        assert_eq!((default.len(), f.key, f.shift), (27, key, 54));
+        // A pattern covered by a prefix is dropped: `ab*` alone is left.
+        let f = QueryFilter::new(&list(&["ab", "abc", "ab*", "AB_x*"])).expect("compiles");
+        assert_eq!(f.slots.iter().filter(|s| s.m0 != 0).count(), 1);
         assert!(QueryFilter::new(&list(&["a", "sixteen_bytes_ab", "x*"])).is_some());
         // Not compiled: a `*` elsewhere, a `%`, 17 bytes, an empty name,
-        // three patterns with the same first `key` bytes.
+        // two patterns alike in their first eight bytes (no key bit tells
+        // them apart), names that need more than four key bits past their
+        // shared first byte.
         for bad in [
             &["*_id"][..],
             &["a*b"],
@@ -385,14 +528,27 @@ mod tests {
             &["a%20b"],
             &["seventeen_bytes_a"],
             &["", "a"],
-            &["ab", "abc", "ab*"],
+            &["abcdefghij", "abcdefghik"],
+            &["abcdefghij", "abcdefgh"],
         ] {
             assert!(QueryFilter::new(&list(bad)).is_none(), "{bad:?}");
         }
+        // 36 names after one shared byte need six bits (`z` makes the
+        // shared part one byte); ten digits need four.
+        let many = |n: usize| {
+            let mut l: Vec<String> = "0123456789abcdefghijklmnopqrstuvwxyz"[..n]
+                .chars()
+                .map(|c| format!("a{c}"))
+                .collect();
+            l.push("z".to_owned());
+            l
+        };
+        assert!(QueryFilter::new(&many(36)).is_none());
+        assert!(QueryFilter::new(&many(10)).is_some());
     }
 
-    /// A list of 80 exact names still finds its perfect hash (in at most
-    /// 4,096 slots) and judges each name; 2,000 do not (the caller's other
+    /// A list of 60 exact names still finds its perfect hash (in at most
+    /// 4,096 buckets) and judges each name; 64 do not (more than 63: the caller's other
     /// filter judges them).
     #[test]
     fn a_longer_list_hashes_perfectly() {
@@ -401,9 +557,9 @@ mod tests {
                 .map(|i| format!("p{i}_{}", i * 7919))
                 .collect::<Vec<_>>()
         };
-        assert!(QueryFilter::new(&names(2000)).is_none());
-        let names = names(80);
-        let f = QueryFilter::new(&names).expect("80 names");
+        assert!(QueryFilter::new(&names(64)).is_none());
+        let names = names(60);
+        let f = QueryFilter::new(&names).expect("60 names");
         for n in &names {
             let mut b = n.clone().into_bytes();
             b.extend_from_slice(&[0; 32]);
