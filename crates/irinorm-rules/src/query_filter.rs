@@ -384,7 +384,7 @@ impl QueryFilter {
 }
 
 /// The most parameters [`filter`] judges (one bit each of a `u64`, their
-/// starts and the end in an array of 64 `u16`); a query with more goes to
+/// starts and the end in an array of 72 `u16`: room for a block's four unconditional writes); a query with more goes to
 /// the caller's other filter.
 pub(crate) const MAX_PARAMS: usize = 63;
 
@@ -421,7 +421,7 @@ pub(crate) fn filter(
     let b = &out.as_bytes()[qs..];
     // 1. The parameters' starts: `starts[i]` for parameter `i`, and
     // `starts[n + 1]` one past the end (as if an `&` followed).
-    let mut starts = [0u16; 64];
+    let mut starts = [0u16; 72];
     starts[0] = from as u16;
     let mut n = 0usize;
     let mut base = from - from % 64;
@@ -434,21 +434,26 @@ pub(crate) fn filter(
         if tail && len - base < 64 {
             m &= (1u64 << (len - base)) - 1;
         }
-        // Four positions written whatever the mask holds, the count
-        // advanced only past real ones (a write past them is overwritten
-        // or never read); a fifth `&` in 64 bytes takes the loop. The
-        // index is taken modulo the array (no bounds check); a count past
-        // the limit is refused below. Bit 63 set for the search makes the
-        // word non-zero (`bsf` without the test for zero baseline x86-64
-        // adds); with `m` zero its position is written and not counted.
-        for _ in 0..4 {
+        // Four positions written whatever the mask holds, at fixed
+        // offsets from one slice of the array taken per block (one bounds
+        // check, no index per write: `n < MAX_PARAMS` here, so they end
+        // before 68), the count advanced by the real ones (a write past
+        // them is overwritten or never read); a fifth `&` in 64 bytes
+        // takes the loop, whose index is taken modulo 64 (a count past the
+        // limit is refused below, whatever it overwrote). Bit 63 set for
+        // the search makes the word non-zero (`bsf` without the test for
+        // zero baseline x86-64 adds); with `m` zero its position is
+        // written and not counted.
+        let at = (base as u16).wrapping_add(1);
+        let dst: &mut [u16; 4] = (&mut starts[n + 1..n + 5]).try_into().expect("4");
+        for d in dst {
             let tz = NonZeroU64::new(m | 1 << 63).map_or(63, NonZeroU64::trailing_zeros);
-            starts[(n + 1) & 63] = (base as u16).wrapping_add(tz as u16 + 1);
+            *d = at.wrapping_add(tz as u16);
             n += usize::from(m != 0);
             m &= m.wrapping_sub(1);
         }
         while m != 0 {
-            starts[(n + 1) & 63] = base as u16 + m.trailing_zeros() as u16 + 1;
+            starts[(n + 1) & 63] = at.wrapping_add(m.trailing_zeros() as u16);
             n += 1;
             m &= m - 1;
         }
