@@ -974,14 +974,34 @@ pub mod normalize {
 }
 
 /// The presets of irinorm-rules: `Pipeline::preset(p).normalize_into` a
-/// reused `String` (rung 2, `uri` form, then the preset's rules).
+/// reused `String` (rung 2, `uri` form, then the preset's rules). Each
+/// preset's pipeline is built once per process, as a crawler or the CLI
+/// builds it, not once per pass: building compiles the preset's name
+/// tables (the query filter's alone is about 26,000 instructions), which
+/// on the 371 URLs of `len 161+` weighed 38-70 instructions per URL on
+/// presets with different tables (issue 14, round 7).
 pub mod presets {
+    use std::sync::OnceLock;
+
     use super::{black_box, Checksum, Inputs};
     use irinorm_rules::{Pipeline, Preset};
 
+    /// The pipeline of `p`, built on first use.
+    fn pipeline(p: Preset) -> &'static Pipeline {
+        static BUILT: [OnceLock<Pipeline>; 5] = [const { OnceLock::new() }; 5];
+        let i = match p {
+            Preset::Rfc => 0,
+            Preset::Fetch => 1,
+            Preset::Crawler => 2,
+            Preset::Aggressive => 3,
+            Preset::Safebrowsing => 4,
+        };
+        BUILT[i].get_or_init(|| Pipeline::preset(p))
+    }
+
     #[inline(always)]
     fn run(inp: &Inputs, p: Preset) -> u64 {
-        let pipe = Pipeline::preset(p);
+        let pipe = pipeline(p);
         let mut c = Checksum::new();
         let mut out = String::new();
         let mut applied = Vec::new();

@@ -141,29 +141,32 @@ pub(crate) struct Names {
 }
 
 impl Names {
-    pub(crate) fn new(config: &Config) -> Self {
+    /// The names of `config`; the in-place path's two query tables
+    /// (`query_prefixes`, `query_filter`) only with `query_tables`: they
+    /// are read by `remove-query-params` alone ([`query_in_place_set`]),
+    /// and the query filter's table costs about 26,000 instructions to
+    /// build by callgrind (round 6's 11,800 and issue 14 round 7's 14,300
+    /// more), which a pipeline without the rule (`rfc`, `fetch`) need not
+    /// pay, nor [`apply`], which builds its names per call and goes
+    /// through [`apply_split`].
+    pub(crate) fn new(config: &Config, query_tables: bool) -> Self {
         Names {
             query_params: NameIndex::new(&config.query_params),
-            query_prefixes: ParamPrefixes::new(&config.query_params),
-            query_filter: QueryFilter::new(&config.query_params),
+            query_prefixes: query_tables
+                .then(|| ParamPrefixes::new(&config.query_params))
+                .flatten(),
+            query_filter: query_tables
+                .then(|| QueryFilter::new(&config.query_params))
+                .flatten(),
             session_ids: NameIndex::new(&config.session_ids),
             host_rules: HostIndex::new(&config.host_rules),
         }
     }
 
-    /// [`Names::new`] without the in-place path's two query tables
-    /// (`query_prefixes`, `query_filter`): [`apply`] builds its names per
-    /// call and goes through [`apply_split`], which uses neither (the
-    /// query filter's table costs about 26,000 instructions to build by
-    /// callgrind: round 6's 11,800 and issue 14 round 7's 14,300 more).
-    fn for_apply(config: &Config) -> Self {
-        Names {
-            query_params: NameIndex::new(&config.query_params),
-            query_prefixes: None,
-            query_filter: None,
-            session_ids: NameIndex::new(&config.session_ids),
-            host_rules: HostIndex::new(&config.host_rules),
-        }
+    /// Whether the in-place path's query tables were built.
+    #[cfg(test)]
+    pub(crate) fn has_query_tables(&self) -> bool {
+        self.query_prefixes.is_some() || self.query_filter.is_some()
     }
 }
 
@@ -181,7 +184,7 @@ pub fn apply(
     if rules.is_empty() {
         return None;
     }
-    let names = Names::for_apply(config);
+    let names = Names::new(config, false);
     apply_split(
         s,
         &split_trusted(s),
@@ -1527,7 +1530,7 @@ mod tests {
     /// `&` at every place of the 64-byte blocks. Same bytes, same answer.
     #[test]
     fn prefix_filter_equals_the_simple_one() {
-        let names = Names::new(&Config::default());
+        let names = Names::new(&Config::default(), true);
         let pre = names.query_prefixes.as_ref().expect("the default list");
         let parts = [
             "utm_source=x",

@@ -75,7 +75,7 @@ impl Pipeline {
                 }
             }
         }
-        let names = Names::new(&config);
+        let names = Names::new(&config, rules.contains(RuleName::RemoveQueryParams));
         let named = rules.without(RuleName::HostRules);
         let fused = (rules.contains(RuleName::HostRules) && names.host_rules.plans.is_some())
             .then(|| match query_in_place_set(named) {
@@ -432,6 +432,30 @@ impl Pipeline {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// The in-place query tables are built for the presets with
+    /// `remove-query-params` only (the filter's table is the costliest
+    /// part of building a pipeline), and the presets without them still
+    /// keep every parameter while those with them filter in place.
+    #[test]
+    fn query_tables_only_where_the_rule_reads_them() {
+        for (p, want) in [
+            (Preset::Rfc, false),
+            (Preset::Fetch, false),
+            (Preset::Crawler, true),
+            (Preset::Aggressive, true),
+        ] {
+            let pipe = Pipeline::preset(p);
+            assert_eq!(pipe.names.has_query_tables(), want, "{p:?}");
+            let o = pipe
+                .normalize("http://a.example/p?utm_source=x&id=7")
+                .unwrap();
+            // `aggressive` also writes `https`: only the query is compared.
+            let query = &o.text[o.text.find('?').unwrap()..];
+            let kept = if want { "?id=7" } else { "?utm_source=x&id=7" };
+            assert_eq!(query, kept, "{p:?}");
+        }
+    }
 
     #[test]
     fn presets_end_to_end() {
