@@ -421,7 +421,11 @@ macro_rules! kernel {
                 }
             }
             let (mut any, mut high) = (0u64, 0u64);
-            let mut dense = DENSE;
+            // Nonzero once the run is dense: the triplets judged so far
+            // (any bit will do), all ones for a dense run. A mask, so that
+            // the step's test is one `or` with its stops (round 7: the
+            // `bool` took a `setne`, an `or` and a `test` per step).
+            let mut dense: u64 = if DENSE { !0 } else { 0 };
             // The lanes a step that judged triplets has judged (all but
             // its last two, whose digits lie after the step).
             const JUDGED: u64 = !0u64 >> (64 - (2 * W - 2));
@@ -460,7 +464,7 @@ macro_rules! kernel {
                 // A step without triplets to judge returns or goes on with
                 // `any` and `high` as they are: no zero `ok` and `hi` to
                 // merge (five instructions per plain step, round 5).
-                if TRIP && (m != 0 || dense) {
+                if TRIP && (m | dense) != 0 {
                     // The digits' class, judged once per byte (round 6): the
                     // lanes of `c` and `d` that are not digits (the nibbles of
                     // their plain test again); a triplet at bit `j` needs bits
@@ -479,7 +483,7 @@ macro_rules! kernel {
                     let hi = (u64::from(hi0) | u64::from(hi1) << W) & good;
                     m &= !ok & JUDGED;
                     if !DENSE {
-                        dense |= ok != 0;
+                        dense |= ok;
                     }
                     if m != 0 {
                         return stop_at(i, m, (any, high), (ok, hi), first(mark_at, mark_bits), mk);
