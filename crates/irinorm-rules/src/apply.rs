@@ -770,19 +770,7 @@ fn filter_query_blocks(
     // with the `&` before it when it has one (a kept parameter precedes
     // it, `starts[lo] > 0`), else with the `&` after it (the front run: a
     // kept parameter follows). Chosen without a branch.
-    let mut g = gone;
-    while g != 0 {
-        // `hi` the run's last parameter, `lo` the one after the last kept
-        // parameter below it (0 when none).
-        let hi = 63 - g.leading_zeros() as usize;
-        let below = keep & ((1u64 << hi) - 1);
-        let lo = 64 - below.leading_zeros() as usize;
-        let a = usize::from(starts[lo & 63]);
-        let b = usize::from(starts[(hi + 1) & 63]);
-        let before = usize::from(a > 0);
-        out.drain(qs + a - before..qs + b - before);
-        g &= (1u64 << lo) - 1;
-    }
+    query_filter::cut_runs(out, qs, &starts, keep, gone);
     true
 }
 

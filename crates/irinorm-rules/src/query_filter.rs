@@ -487,8 +487,22 @@ pub(crate) fn filter(
     // `starts[lo]..starts[hi + 1] - 1`; it goes with the `&` before it when
     // it has one (a kept parameter precedes it), else with the `&` after it
     // (the front run: a kept parameter follows). Chosen without a branch.
+    cut_runs(out, qs, &starts, keep, gone);
+    Some(true)
+}
+
+/// The cuts of the removed parameters (`gone`, the rest `keep`), one per
+/// run, the last run first so that the offsets noted stay right: the run
+/// `lo..=hi` spans `starts[lo]..starts[hi + 1] - 1` of the query at `qs`
+/// and goes with the `&` before it when it has one (a kept parameter
+/// precedes it), else with the `&` after it (the front run). Chosen
+/// without a branch. Shared by this filter and round 5's block filter.
+#[inline(always)]
+pub(crate) fn cut_runs(out: &mut String, qs: usize, starts: &[u16], keep: u64, gone: u64) {
     let mut g = gone;
     while g != 0 {
+        // `hi` the run's last parameter, `lo` the one after the last kept
+        // parameter below it (0 when none).
         let hi = 63 - g.leading_zeros() as usize;
         let below = keep & ((1u64 << hi) - 1);
         let lo = 64 - below.leading_zeros() as usize;
@@ -498,7 +512,6 @@ pub(crate) fn filter(
         out.drain(qs + a - before..qs + b - before);
         g &= (1u64 << lo).wrapping_sub(1);
     }
-    Some(true)
 }
 
 #[cfg(test)]
