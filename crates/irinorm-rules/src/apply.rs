@@ -1539,14 +1539,7 @@ mod tests {
             "x=https%3A%2F%2Fa.b%2F%3Fq",
             "v=0123456789abcdef0123456789abcdef0123456789abcdef0123456789",
         ];
-        let mut state = 0x1234_5678_u64;
-        let mut next = move |n: usize| {
-            state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-            let mut z = state;
-            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-            ((z ^ (z >> 31)) % n as u64) as usize
-        };
+        let mut next = crate::query_filter::below(0x1234_5678);
         let mut queries: Vec<String> = Vec::new();
         // One parameter, tracked or not, every length to 70 bytes and
         // some past 128 (blocks of 64).

@@ -514,6 +514,20 @@ pub(crate) fn cut_runs(out: &mut String, qs: usize, starts: &[u16], keep: u64, g
     }
 }
 
+/// A seeded generator of numbers below `n` (SplitMix64) for the tests of
+/// this file and of `apply.rs`: the same queries on every machine.
+#[cfg(test)]
+pub(crate) fn below(seed: u64) -> impl FnMut(usize) -> usize {
+    let mut state = seed;
+    move |n: usize| {
+        state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
+        let mut z = state;
+        z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
+        z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
+        ((z ^ (z >> 31)) % n as u64) as usize
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -627,14 +641,7 @@ mod tests {
                 "abcdefghi",
             ]),
         ];
-        let mut state = 0x0123_4567_u64;
-        let mut next = move |n: usize| {
-            state = state.wrapping_add(0x9E37_79B9_7F4A_7C15);
-            let mut z = state;
-            z = (z ^ (z >> 30)).wrapping_mul(0xBF58_476D_1CE4_E5B9);
-            z = (z ^ (z >> 27)).wrapping_mul(0x94D0_49BB_1331_11EB);
-            ((z ^ (z >> 31)) % n as u64) as usize
-        };
+        let mut next = below(0x0123_4567);
         for pats in &lists {
             let f = QueryFilter::new(pats).unwrap_or_else(|| panic!("{pats:?} compiles"));
             let index = NameIndex::new(pats);
