@@ -329,14 +329,15 @@ fn nfkc_keeps_only_what_adds_structure() {
 /// `--`: `fast_kind` then skips the UTS #46 host search that any `%` in the
 /// path or query used to trigger (issue 14, round 5), and answers as it
 /// does without that knowledge, under the default profile and under one
-/// that checks ASCII names (every non-empty host goes to UTS #46 there).
+/// that checks ASCII names (every non-empty host goes to UTS #46 there;
+/// since round 7 UTS #46 alone is asked, `uts46_keeps`, and keeps these).
 #[test]
 fn scanned_hosts_skip_the_idn_search_with_the_same_answer() {
     let strict = Normalizer::new(Options {
         idna: crate::idn::IdnaProfile::CONFORMANCE,
         ..Options::default()
     });
-    for (nz, same) in [(Normalizer::default(), true), (strict, false)] {
+    for (nz, same) in [(Normalizer::default(), true), (strict, true)] {
         for s in [
             "http://a.example.com/p%20q/r?x=%2F%3A%C3%A9&y=1#%25",
             "https://www.example.org/search?q=a%20b%20c&utm_source=x%2Fy",
@@ -361,19 +362,21 @@ fn scanned_hosts_skip_the_idn_search_with_the_same_answer() {
             assert_eq!(fast, want, "{s}");
         }
         // Hosts the scanner refuses (`%`, `--`, upper case): the parser's
-        // hints decide, and these need the full computation.
-        for s in [
-            "http://a%2Cb.example/%2F",
-            "http://xn--bcher-kva.example/a%20b",
-            "http://A.example/a%20b/c/d/e",
+        // hints decide. A valid A-label is judged by UTS #46 alone
+        // (`uts46_keeps`, round 7): normal in `uri` form.
+        for (s, want) in [
+            ("http://a%2Cb.example/%2F", Fast::Slow),
+            ("http://xn--bcher-kva.example/a%20b", Fast::Same),
+            ("http://A.example/a%20b/c/d/e", Fast::Slow),
         ] {
             let mut m = Meta::default();
             assert_eq!(nz.parse_input_into(s, &mut m).unwrap(), Scanned::No, "{s}");
-            assert_eq!(
-                nz.fast_path(s, &m, nz.options(), Scanned::No),
-                Fast::Slow,
-                "{s}"
-            );
+            let want = if nz.options().form == Form::Iri && s.contains("xn--") {
+                Fast::Slow
+            } else {
+                want
+            };
+            assert_eq!(nz.fast_path(s, &m, nz.options(), Scanned::No), want, "{s}");
         }
     }
 }
@@ -465,11 +468,13 @@ fn fast_paths_agree_with_the_full_computation() {
             Fast::Slow,
         ),
         ("HTTP://a.example", "http://a.example/", Fast::Slow),
+        // A valid A-label: UTS #46 keeps it (round 7: `uts46_keeps`).
         (
             "http://xn--bcher-kva.example",
             "http://xn--bcher-kva.example/",
-            Fast::Slow,
+            Fast::Root,
         ),
+        ("http://xn--a.example/", "http://xn--a.example/", Fast::Slow),
     ] {
         let mut m = Meta::default();
         let scanned = nz.parse_input_into(s, &mut m).unwrap();
@@ -767,4 +772,68 @@ fn hot_mode_follows_the_options() {
         .unwrap();
     assert_eq!(based.normalize(e).unwrap(), "https://a.example.com/");
     assert_eq!(based.normalize("y/../z").unwrap(), "http://b.example/x/z");
+}
+
+/// A host with an `xn--` label (or any host, under a profile that checks
+/// ASCII names) is answered by asking UTS #46 whether it keeps the host
+/// (`uts46_keeps`), not by the full computation (round 7): the answer
+/// must be the full computation's, host by host. Valid A-labels stay
+/// (UTS #46 §4.1, non-transitional: `ß` stays `xn--zca`); invalid ones
+/// are reported (a warning), so never `Same`; in `iri` form a valid
+/// A-label becomes its U-label.
+#[test]
+fn a_labels_are_judged_by_uts46_alone() {
+    let uri_nz = Normalizer::default();
+    let iri_nz = Normalizer::new(Options::new(Rung::Scheme, Form::Iri));
+    let strict = Normalizer::new(Options {
+        idna: crate::idn::IdnaProfile::CONFORMANCE,
+        ..Options::default()
+    });
+    let path = "/sf/daaum/login.php?cmd=login_submit&amp;id=788352865189ea93";
+    let mut cases = Vec::new();
+    for (host, uri, iri, conf) in [
+        // (host, uri form, iri form, conformance profile): Same or not.
+        ("xn--tequeon-8za.pe", true, false, true),
+        ("xn--bcher-kva.example", true, false, true),
+        ("www.xn--bcher-kva.example", true, false, true),
+        ("xn--zca.example", true, false, true),
+        // U+0080, a control: disallowed.
+        ("xn--a.example", false, false, false),
+        // An empty Punycode part.
+        ("xn--.example", false, false, false),
+        // Two hyphens elsewhere: ASCII, kept unless hyphens are checked
+        // (UTS #46 §4.1, CheckHyphens: not in positions 3 and 4).
+        ("ab--c.example", true, true, false),
+        ("a-b.example", true, true, true),
+        // `_`: not STD3 (the conformance profile refuses it).
+        ("a_b.example", true, true, false),
+    ] {
+        cases.push((&uri_nz, host, uri));
+        cases.push((&iri_nz, host, iri));
+        cases.push((&strict, host, conf));
+    }
+    for (nz, host, same) in cases {
+        for scheme in ["https", "http", "wss"] {
+            for tail in [path, "/", ""] {
+                let s = format!("{scheme}://{host}{tail}");
+                let mut m = Meta::default();
+                let scanned = nz.parse_input_into(&s, &mut m).unwrap();
+                let fast = nz.fast_path(&s, &m, nz.options(), scanned);
+                let (mut out, mut w) = (String::new(), Vec::new());
+                write_normal(&s, &m, nz.options(), &mut out, &mut NoTrace, &mut w);
+                let kept = out == s && w.is_empty();
+                let form = nz.options().form.name();
+                if tail.is_empty() {
+                    // An empty path is `/` for these schemes: normal otherwise.
+                    let want = if same { Fast::Root } else { Fast::Slow };
+                    assert_eq!(fast, want, "{s} {form}");
+                    assert_eq!(out == format!("{s}/") && w.is_empty(), same, "{s} {form}");
+                } else {
+                    assert_eq!(kept, same, "{s} {form}: {out:?} {w:?}");
+                    let want = if same { Fast::Same } else { Fast::Slow };
+                    assert_eq!(fast, want, "{s} {form}");
+                }
+            }
+        }
+    }
 }
