@@ -939,3 +939,34 @@ fn fused_path_on_rules_that_undo_each_other() {
         }
     }
 }
+
+/// `directory-index` compares the path's end with the name after a `/`
+/// (round 7), where it took the segment after the last `/`: names and
+/// paths where the two could differ (a name holding a `/`, the name as
+/// the whole path, a longer last segment ending with the name, other
+/// case, non-ASCII before the name; a file refuses an empty name) give the reference's
+/// bytes, by the compiled round and the step loop.
+#[test]
+fn directory_index_at_the_path_end_equals_the_reference() {
+    for name in ["index.html", "a/b", "b", "é"] {
+        let set = gen_set(&[format!(
+            "[[host-rule]]\nhost = \"s.test\"\nrule = \"directory-index\"\nname = \"{name}\"\n"
+        )]);
+        for x in [
+            "http://s.test/index.html",
+            "http://s.test/x/INDEX.html?q=1",
+            "http://s.test/x/myindex.html",
+            "http://s.test/x/a/b",
+            "http://s.test/a/b/",
+            "http://s.test/b",
+            "http://s.test/%C3%A9/b",
+            "http://s.test/x/é",
+            "http://s.test/xé",
+            "http://s.test/",
+        ] {
+            let want = set.apply_reference(x);
+            assert_eq!(set.apply(x), want, "{name:?} {x}");
+            assert_eq!(set.apply_stepwise(x), want, "step loop: {name:?} {x}");
+        }
+    }
+}
