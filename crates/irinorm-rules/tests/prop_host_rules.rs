@@ -319,7 +319,15 @@ const GEN_HOSTS: &[&str] = &["a.test", "b.test", "c.test", "d.test"];
 
 /// Hosts of the URLs: those of the rules, and two whose only rule (when
 /// they have one) is a host alias, [`gen_alias_only`].
-const URL_HOSTS: &[&str] = &["a.test", "b.test", "c.test", "d.test", "w.test", "v.test"];
+const URL_HOSTS: &[&str] = &[
+    "a.test",
+    "b.test",
+    "c.test",
+    "d.test",
+    "w.test",
+    "v.test",
+    "www.a.test",
+];
 
 /// Hosts whose only rule is a host alias on every path (a plan of one
 /// alias, which `Plans::run` runs without the rounds' bookkeeping): to a
@@ -328,8 +336,11 @@ fn gen_alias_only() -> impl Strategy<Value = String> {
     let to = |not: &'static str| {
         proptest::option::of(pick(URL_HOSTS)).prop_map(move |t| t.filter(|&t| t != not))
     };
-    (to("w.test"), to("v.test")).prop_map(|(w, v)| {
-        [("w.test", w), ("v.test", v)]
+    // `www.a.test` to `a.test` (a host that ends with its alias: the
+    // labels before it are drained, round 7), or elsewhere.
+    let www = prop_oneof![Just(Some("a.test")), to("www.a.test")];
+    (to("w.test"), to("v.test"), www).prop_map(|(w, v, x)| {
+        [("w.test", w), ("v.test", v), ("www.a.test", x)]
             .iter()
             .filter_map(|&(h, t)| {
                 t.map(|t| {

@@ -478,6 +478,35 @@ impl At {
         }
     }
 
+    /// The host becomes `to`. When `to` ends the host (`www.x` to `x`,
+    /// most learned host aliases) the labels before it are drained: one
+    /// move of the tail, without `replace_range`'s splice (issue 11,
+    /// round 7).
+    #[inline(always)]
+    fn set_host(&mut self, out: &mut String, to: &str) {
+        let (a, b) = self.host;
+        let t = to.as_bytes();
+        let h = &out.as_bytes()[a..b];
+        if h.len() > t.len()
+            && h[h.len() - t.len() - 1] == b'.'
+            && same_bytes(&h[h.len() - t.len()..], t)
+        {
+            let d = h.len() - t.len();
+            out.drain(a..a + d);
+            let mv = |x: &mut usize| *x -= d;
+            mv(&mut self.host.1);
+            if let Some(p) = self.port.as_mut() {
+                mv(p);
+            }
+            mv(&mut self.path);
+            if let Some(q) = self.query.as_mut() {
+                mv(q);
+            }
+            return;
+        }
+        self.splice(out, a, b, to);
+    }
+
     fn path_end(&self, out: &str) -> usize {
         self.query.unwrap_or(out.len())
     }
@@ -602,7 +631,7 @@ impl Plans {
                 // next, as long as the rounds allow every one (the plan
                 // after the last alias starts when `rounds + hops <= 16`).
                 if rounds + hops <= 16 {
-                    at.splice(out, at.host.0, at.host.1, to);
+                    at.set_host(out, to);
                     ran.any = true;
                     ran.host = true;
                     ran.wrote |= HOST;
@@ -991,7 +1020,7 @@ fn alias_host(to: &str, out: &mut String, at: &mut At) -> bool {
     if same_bytes(&out.as_bytes()[at.host.0..at.host.1], to.as_bytes()) {
         return false;
     }
-    at.splice(out, at.host.0, at.host.1, to);
+    at.set_host(out, to);
     true
 }
 
