@@ -6,6 +6,10 @@
 //! and the general path give the bytes of the first implementation; with
 //! `crawler` on top, the fused path (`normalize_into`) gives the general
 //! path's bytes (debug builds also compare inside) and is idempotent.
+//! When the first byte's high bit is set, every rule holds on every path
+//! (as learned files are): most plans then take the compiled first round
+//! (`host_rules/plan/first_round.rs`), checked against the step loop
+//! (`apply_stepwise`) too.
 
 #![no_main]
 
@@ -13,7 +17,9 @@ use irinorm::ladder::{Form, Normalizer, Options, Rung};
 use irinorm_rules::{load_toml, Config, HostRuleSet, Pipeline, Preset};
 use libfuzzer_sys::fuzz_target;
 
-const HOSTS: [&str; 3] = ["a.test", "b.test", "c.test"];
+/// `www.a.test` with an alias to `a.test` is a host that ends with its
+/// alias (the labels before it are drained).
+const HOSTS: [&str; 4] = ["a.test", "b.test", "c.test", "www.a.test"];
 const PREFIXES: [&str; 4] = ["/", "/a", "/b/", "/old/"];
 const KINDS: [&str; 16] = [
     "rule = \"alias-scheme\"\nto = \"https\"",
@@ -36,6 +42,7 @@ const KINDS: [&str; 16] = [
 
 fuzz_target!(|data: &[u8]| {
     let Some((&n, rest)) = data.split_first() else { return };
+    let every_path = n & 0x80 != 0;
     let n = (n % 12) as usize + 1;
     if rest.len() < n {
         return;
@@ -46,14 +53,23 @@ fuzz_target!(|data: &[u8]| {
     for &b in spec {
         file.push_str(&format!(
             "[[host-rule]]\nhost = \"{}\"\npath = \"{}\"\n{}\n",
-            HOSTS[(b % 3) as usize],
-            PREFIXES[((b >> 2) % 4) as usize],
+            HOSTS[(b % 4) as usize],
+            if every_path {
+                "/"
+            } else {
+                PREFIXES[((b >> 2) % 4) as usize]
+            },
             KINDS[(b >> 4) as usize],
         ));
     }
     let mut config = Config::default();
     let mut schemes = irinorm::scheme::SchemeRegistry::builtin();
-    load_toml(&file, &mut config, &mut schemes).expect("the vocabulary is valid");
+    if let Err(e) = load_toml(&file, &mut config, &mut schemes) {
+        // The vocabulary is valid; only aliases in a cycle (`a.test` to
+        // `b.test` and back) are refused, and must be.
+        assert!(e.contains("cycle"), "{e}\n{file}");
+        return;
+    }
     let set = HostRuleSet::new(&config.host_rules);
     let p = Pipeline::new(
         Normalizer::new(Options::new(Rung::Scheme, Form::Uri)),
@@ -64,6 +80,11 @@ fuzz_target!(|data: &[u8]| {
     // On the normal form, as the pipeline applies them.
     let want = set.apply_reference(&general.text);
     assert_eq!(set.apply(&general.text), want, "plan: {url:?}\n{file}");
+    assert_eq!(
+        set.apply_stepwise(&general.text),
+        want,
+        "step loop: {url:?}\n{file}"
+    );
     assert_eq!(set.apply_general(&general.text), want, "general: {url:?}\n{file}");
     let mut out = String::new();
     let mut applied = Vec::new();

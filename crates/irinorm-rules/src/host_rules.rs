@@ -1165,6 +1165,18 @@ impl HostRuleSet {
     /// The rules applied to `url` (a normal reference with an authority
     /// and an absolute path), or `None` when none changed it.
     pub fn apply(&self, url: &str) -> Option<String> {
+        self.apply_plans(url, true)
+    }
+
+    /// [`HostRuleSet::apply`] with every plan's first round by the step
+    /// loop, not by its compiled pass: the oracle of the differential
+    /// tests of the compiled rounds (issue 11, round 7).
+    #[doc(hidden)]
+    pub fn apply_stepwise(&self, url: &str) -> Option<String> {
+        self.apply_plans(url, false)
+    }
+
+    fn apply_plans(&self, url: &str, compiled: bool) -> Option<String> {
         let Some(plans) = &self.0.plans else {
             return self.apply_general(url);
         };
@@ -1175,7 +1187,12 @@ impl HostRuleSet {
         let mut out = String::with_capacity(url.len() + 8);
         out.push_str(&url[..body]);
         let mut at = At::of(&out, 0, &irinorm::split_trusted(&out).offsets())?;
-        if !plans.run(p, &mut out, &mut at).any {
+        let ran = if compiled {
+            plans.run(p, &mut out, &mut at)
+        } else {
+            plans.run_stepwise(p, &mut out, &mut at)
+        };
+        if !ran.any {
             return None;
         }
         out.push_str(&url[body..]);

@@ -319,7 +319,15 @@ const GEN_HOSTS: &[&str] = &["a.test", "b.test", "c.test", "d.test"];
 
 /// Hosts of the URLs: those of the rules, and two whose only rule (when
 /// they have one) is a host alias, [`gen_alias_only`].
-const URL_HOSTS: &[&str] = &["a.test", "b.test", "c.test", "d.test", "w.test", "v.test"];
+const URL_HOSTS: &[&str] = &[
+    "a.test",
+    "b.test",
+    "c.test",
+    "d.test",
+    "w.test",
+    "v.test",
+    "www.a.test",
+];
 
 /// Hosts whose only rule is a host alias on every path (a plan of one
 /// alias, which `Plans::run` runs without the rounds' bookkeeping): to a
@@ -328,8 +336,11 @@ fn gen_alias_only() -> impl Strategy<Value = String> {
     let to = |not: &'static str| {
         proptest::option::of(pick(URL_HOSTS)).prop_map(move |t| t.filter(|&t| t != not))
     };
-    (to("w.test"), to("v.test")).prop_map(|(w, v)| {
-        [("w.test", w), ("v.test", v)]
+    // `www.a.test` to `a.test` (a host that ends with its alias: the
+    // labels before it are drained, round 7), or elsewhere.
+    let www = prop_oneof![Just(Some("a.test")), to("www.a.test")];
+    (to("w.test"), to("v.test"), www).prop_map(|(w, v, x)| {
+        [("w.test", w), ("v.test", v), ("www.a.test", x)]
             .iter()
             .filter_map(|&(h, t)| {
                 t.map(|t| {
@@ -498,9 +509,45 @@ proptest! {
         for x in &urls {
             let want = set.apply_reference(x);
             prop_assert_eq!(&set.apply(x), &want, "plan, {}\n{}", x, rules.concat());
+            prop_assert_eq!(&set.apply_stepwise(x), &want, "step loop, {}\n{}", x, rules.concat());
             prop_assert_eq!(&set.apply_general(x), &want, "general, {}\n{}", x, rules.concat());
         }
     }
+
+    /// The compiled first rounds (`host_rules/plan/first_round.rs`: a
+    /// plan whose rules hold on every path, as learned files are, runs its
+    /// first round as one pass in the fixed order) give the bytes of the
+    /// step loop, kept as their oracle, and of the first implementation:
+    /// files of 1-14 rules of every kind without a path prefix, several of
+    /// a kind per host (those plans stay with the step loop), aliases
+    /// between hosts, substitutions that feed each other and wake the
+    /// steps before them.
+    #[test]
+    fn compiled_first_rounds_equal_the_step_loop(
+        rules in proptest::collection::vec(gen_rule_on_every_path(), 1..15),
+        aliases in gen_alias_only(),
+        urls in proptest::collection::vec(gen_url(), 1..8),
+    ) {
+        let mut rules = rules;
+        rules.push(aliases);
+        let set = gen_set(&rules);
+        for x in &urls {
+            let want = set.apply_stepwise(x);
+            prop_assert_eq!(&set.apply(x), &want, "compiled, {}\n{}", x, rules.concat());
+            prop_assert_eq!(&set.apply_reference(x), &want, "reference, {}\n{}", x, rules.concat());
+        }
+    }
+}
+
+/// [`gen_rule`] without its path prefix (every path), as `irinorm learn`
+/// writes rules: the plans the compiled first round takes.
+fn gen_rule_on_every_path() -> impl Strategy<Value = String> {
+    gen_rule().prop_map(|r| {
+        r.lines()
+            .filter(|l| !l.starts_with("path ="))
+            .map(|l| format!("{l}\n"))
+            .collect()
+    })
 }
 
 fn crawler_with(rules: &[String]) -> Pipeline {
@@ -790,6 +837,7 @@ fn first_round_screen_wakes_what_a_step_makes_possible() {
         ] {
             let want = set.apply_reference(x);
             assert_eq!(set.apply(x), want, "{f:?} {x}");
+            assert_eq!(set.apply_stepwise(x), want, "step loop: {f:?} {x}");
         }
     }
     // The case the screen must not lose, by hand: the index goes, then
@@ -899,6 +947,37 @@ fn fused_path_on_rules_that_undo_each_other() {
             p.normalize_into(&x, &mut out, &mut applied).unwrap();
             assert_eq!(out, general.text, "{x}");
             assert_eq!(applied, general.applied, "{x}");
+        }
+    }
+}
+
+/// `directory-index` compares the path's end with the name after a `/`
+/// (round 7), where it took the segment after the last `/`: names and
+/// paths where the two could differ (a name holding a `/`, the name as
+/// the whole path, a longer last segment ending with the name, other
+/// case, non-ASCII before the name; a file refuses an empty name) give the reference's
+/// bytes, by the compiled round and the step loop.
+#[test]
+fn directory_index_at_the_path_end_equals_the_reference() {
+    for name in ["index.html", "a/b", "b", "é"] {
+        let set = gen_set(&[format!(
+            "[[host-rule]]\nhost = \"s.test\"\nrule = \"directory-index\"\nname = \"{name}\"\n"
+        )]);
+        for x in [
+            "http://s.test/index.html",
+            "http://s.test/x/INDEX.html?q=1",
+            "http://s.test/x/myindex.html",
+            "http://s.test/x/a/b",
+            "http://s.test/a/b/",
+            "http://s.test/b",
+            "http://s.test/%C3%A9/b",
+            "http://s.test/x/é",
+            "http://s.test/xé",
+            "http://s.test/",
+        ] {
+            let want = set.apply_reference(x);
+            assert_eq!(set.apply(x), want, "{name:?} {x}");
+            assert_eq!(set.apply_stepwise(x), want, "step loop: {name:?} {x}");
         }
     }
 }

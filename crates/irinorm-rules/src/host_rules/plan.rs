@@ -37,6 +37,10 @@ use rustc_hash::FxHashMap;
 
 use super::{has_dot_segment, has_upper_outside_triplets, param_name, HostRule, HostRuleKind};
 
+mod first_round;
+
+use first_round::{FirstRound, Outcome};
+
 /// Components, as bits of [`Step::reads`] and [`Step::writes`].
 const SCHEME: u8 = 1;
 const HOST: u8 = 2;
@@ -210,6 +214,10 @@ struct Plan {
     /// plan, not one by one in the loop). Plans of more than 64 steps:
     /// every step.
     first: [u64; 4],
+    /// The first round compiled into one pass in the fixed order, for a
+    /// plan whose steps hold on every path ([`FirstRound::new`]); `None`:
+    /// the step loop.
+    round1: Option<Box<FirstRound>>,
 }
 
 /// The plans of a settings file, by exact host.
@@ -470,6 +478,35 @@ impl At {
         }
     }
 
+    /// The host becomes `to`. When `to` ends the host (`www.x` to `x`,
+    /// most learned host aliases) the labels before it are drained: one
+    /// move of the tail, without `replace_range`'s splice (issue 11,
+    /// round 7).
+    #[inline(always)]
+    fn set_host(&mut self, out: &mut String, to: &str) {
+        let (a, b) = self.host;
+        let t = to.as_bytes();
+        let h = &out.as_bytes()[a..b];
+        if h.len() > t.len()
+            && h[h.len() - t.len() - 1] == b'.'
+            && same_bytes(&h[h.len() - t.len()..], t)
+        {
+            let d = h.len() - t.len();
+            out.drain(a..a + d);
+            let mv = |x: &mut usize| *x -= d;
+            mv(&mut self.host.1);
+            if let Some(p) = self.port.as_mut() {
+                mv(p);
+            }
+            mv(&mut self.path);
+            if let Some(q) = self.query.as_mut() {
+                mv(q);
+            }
+            return;
+        }
+        self.splice(out, a, b, to);
+    }
+
     fn path_end(&self, out: &str) -> usize {
         self.query.unwrap_or(out.len())
     }
@@ -539,6 +576,9 @@ impl Plans {
                 plans[i].chain = Some((to, t, hops));
             }
         }
+        for p in plans.iter_mut() {
+            p.round1 = FirstRound::new(p).map(Box::new);
+        }
         Some(Plans {
             hosts: HostTable::new(hosts.iter().map(|(h, _)| (*h).into()).collect()),
             plans,
@@ -555,6 +595,18 @@ impl Plans {
     /// order until one changes nothing (each rule shortens or reorders,
     /// so this ends; bounded anyway, as the first implementation).
     pub(crate) fn run(&self, p: u32, out: &mut String, at: &mut At) -> Ran {
+        self.run_with::<true>(p, out, at)
+    }
+
+    /// [`Plans::run`] with every first round by the step loop, not by the
+    /// compiled pass ([`FirstRound`]): the oracle of the tests.
+    pub(crate) fn run_stepwise(&self, p: u32, out: &mut String, at: &mut At) -> Ran {
+        self.run_with::<false>(p, out, at)
+    }
+
+    /// [`Plans::run`]; `COMPILED`: compiled first rounds where a plan has
+    /// one.
+    fn run_with<const COMPILED: bool>(&self, p: u32, out: &mut String, at: &mut At) -> Ran {
         let mut plan = &self.plans[p as usize];
         let mut ran = Ran::default();
         let mut rounds = 1u32;
@@ -579,7 +631,7 @@ impl Plans {
                 // next, as long as the rounds allow every one (the plan
                 // after the last alias starts when `rounds + hops <= 16`).
                 if rounds + hops <= 16 {
-                    at.splice(out, at.host.0, at.host.1, to);
+                    at.set_host(out, to);
                     ran.any = true;
                     ran.host = true;
                     ran.wrote |= HOST;
@@ -618,7 +670,12 @@ impl Plans {
             // what the masked loop would hold at the end of the round.
             let mut need = 0u64;
             let mut fired_in_round = false;
-            if n <= 64 {
+            if let Some(r) = plan.round1.as_deref().filter(|_| COMPILED) {
+                match r.run(plan, out, at, &mut ran) {
+                    Outcome::Alias(target) => next_plan!(target),
+                    Outcome::Need(woken) => need = woken,
+                }
+            } else if n <= 64 {
                 // The steps of this round, in order: those the plan's
                 // state screen lets through, and those a step that fired
                 // woke after itself.
@@ -702,6 +759,22 @@ fn state(out: &str, at: &At) -> usize {
         | usize::from(pe > at.path && out.as_bytes()[pe - 1] == b'/') << 1
 }
 
+/// The screens of `plan` that `path?query` meets ([`Plan::bytes`]).
+#[inline(always)]
+fn screen_of(plan: &Plan, out: &str, at: &At) -> u16 {
+    let t: &[u16; 256] = &plan.bytes;
+    // Eight bytes a turn, their lookups or-ed together (issue 11, round
+    // 7: the byte-by-byte fold was about 100 instructions a URL of the
+    // learned crawl, most of it the iterator's loop).
+    let mut chunks = out.as_bytes()[at.path..].chunks_exact(8);
+    let mut m = 0u16;
+    for w in &mut chunks {
+        m |= t[w[0] as usize] | t[w[1] as usize] | t[w[2] as usize] | t[w[3] as usize];
+        m |= t[w[4] as usize] | t[w[5] as usize] | t[w[6] as usize] | t[w[7] as usize];
+    }
+    chunks.remainder().iter().fold(m, |m, &b| m | t[b as usize])
+}
+
 /// What one step did ([`visit`]).
 enum Visit {
     Quiet,
@@ -728,11 +801,7 @@ fn visit(
         }
     }
     if st.screen != 0 {
-        let s = *sig.get_or_insert_with(|| {
-            out.as_bytes()[at.path..]
-                .iter()
-                .fold(0, |m, &b| m | plan.bytes[b as usize])
-        });
+        let s = *sig.get_or_insert_with(|| screen_of(plan, out, at));
         if s & st.screen != st.screen {
             return Visit::Quiet;
         }
@@ -907,6 +976,7 @@ impl Plan {
             alias_only,
             first,
             chain: None,
+            round1: None,
         }
     }
 }
@@ -914,77 +984,109 @@ impl Plan {
 /// One step on the URL at `at` in `out`: whether it changed it.
 fn exec(op: &Op, out: &mut String, at: &mut At) -> bool {
     match op {
-        Op::Scheme(to) => {
-            // Bytes, word-wise (no `str` slicing, no `memcmp` call).
-            if same_bytes(&out.as_bytes()[at.start..at.scheme_end], to.as_bytes()) {
-                return false;
-            }
-            // A port that is the default of either scheme is no port.
-            if let Some(c) = at.port {
-                if matches!(&out[c + 1..at.path], "80" | "443") {
-                    at.splice(out, c, at.path, "");
-                    at.port = None;
-                }
-            }
-            at.splice(out, at.start, at.scheme_end, to);
-            true
-        }
-        Op::Host(to, _) => {
-            if same_bytes(&out.as_bytes()[at.host.0..at.host.1], to.as_bytes()) {
-                return false;
-            }
-            at.splice(out, at.host.0, at.host.1, to);
-            true
-        }
+        Op::Scheme(to) => alias_scheme(to, out, at),
+        Op::Host(to, _) => alias_host(to, out, at),
         Op::Params(params) => remove_params(params, out, at),
         Op::Sort => sort_query(out, at),
-        Op::Lower => {
-            let end = at.path_end(out);
-            let path = &out[at.path..end];
-            if !has_upper_outside_triplets(path) {
-                return false;
-            }
-            if !path.as_bytes().contains(&b'%') {
-                // No triplet (most paths): every capital goes, in place
-                // (the length stays; no new string, no splice: issue 11).
-                out[at.path..end].make_ascii_lowercase();
-                return true;
-            }
-            let lower = irinorm::pct::lowercase_outside_triplets(path);
-            at.splice(out, at.path, end, &lower);
-            true
-        }
+        Op::Lower => lowercase_path(out, at),
         Op::Subst(x) => substitute(x, out, at),
-        Op::Index(name) => {
-            let end = at.path_end(out);
-            let path = &out[at.path..end];
-            let slash = path.bytes().rposition(|b| b == b'/').unwrap_or(0);
-            if !path[slash + 1..].eq_ignore_ascii_case(name) {
-                return false;
-            }
-            at.splice(out, at.path + slash + 1, end, "");
-            true
-        }
-        Op::RemoveSlash => {
-            let end = at.path_end(out);
-            let path = &out[at.path..end];
-            if path.len() <= 1 || !path.ends_with('/') {
-                return false;
-            }
-            // `/a//` is `/a`; a path of slashes only is `/`.
-            let t = path.trim_end_matches('/').len().max(1);
-            at.splice(out, at.path + t, end, "");
-            true
-        }
-        Op::AddSlash => {
-            let end = at.path_end(out);
-            if out[at.path..end].ends_with('/') {
-                return false;
-            }
-            at.splice(out, end, end, "/");
-            true
+        Op::Index(name) => directory_index(name, out, at),
+        Op::RemoveSlash => remove_trailing_slash(out, at),
+        Op::AddSlash => add_trailing_slash(out, at),
+    }
+}
+
+/// `alias-scheme`.
+#[inline(always)]
+fn alias_scheme(to: &str, out: &mut String, at: &mut At) -> bool {
+    // Bytes, word-wise (no `str` slicing, no `memcmp` call).
+    if same_bytes(&out.as_bytes()[at.start..at.scheme_end], to.as_bytes()) {
+        return false;
+    }
+    // A port that is the default of either scheme is no port.
+    if let Some(c) = at.port {
+        if matches!(&out[c + 1..at.path], "80" | "443") {
+            at.splice(out, c, at.path, "");
+            at.port = None;
         }
     }
+    at.splice(out, at.start, at.scheme_end, to);
+    true
+}
+
+/// `alias-host`.
+#[inline(always)]
+fn alias_host(to: &str, out: &mut String, at: &mut At) -> bool {
+    if same_bytes(&out.as_bytes()[at.host.0..at.host.1], to.as_bytes()) {
+        return false;
+    }
+    at.set_host(out, to);
+    true
+}
+
+/// `lowercase-path`.
+#[inline(always)]
+fn lowercase_path(out: &mut String, at: &mut At) -> bool {
+    let end = at.path_end(out);
+    let path = &out[at.path..end];
+    if !has_upper_outside_triplets(path) {
+        return false;
+    }
+    if !path.as_bytes().contains(&b'%') {
+        // No triplet (most paths): every capital goes, in place
+        // (the length stays; no new string, no splice: issue 11).
+        out[at.path..end].make_ascii_lowercase();
+        return true;
+    }
+    let lower = irinorm::pct::lowercase_outside_triplets(path);
+    at.splice(out, at.path, end, &lower);
+    true
+}
+
+/// `directory-index`.
+#[inline(always)]
+fn directory_index(name: &str, out: &mut String, at: &mut At) -> bool {
+    let end = at.path_end(out);
+    let path = &out.as_bytes()[at.path..end];
+    let n = name.as_bytes();
+    // The last segment is `name` when the path ends with it after a `/`:
+    // compared at the end, not found by a walk back over the whole path
+    // (issue 11, round 7). A name holding a `/` is never a last segment.
+    // The path starts with `/` (`At::of`; a substitution keeps it so).
+    if path.len() <= n.len()
+        || path[path.len() - n.len() - 1] != b'/'
+        || !path[path.len() - n.len()..].eq_ignore_ascii_case(n)
+        || n.contains(&b'/')
+    {
+        return false;
+    }
+    at.splice(out, end - n.len(), end, "");
+    true
+}
+
+/// `remove-trailing-slash`.
+#[inline(always)]
+fn remove_trailing_slash(out: &mut String, at: &mut At) -> bool {
+    let end = at.path_end(out);
+    let path = &out[at.path..end];
+    if path.len() <= 1 || !path.ends_with('/') {
+        return false;
+    }
+    // `/a//` is `/a`; a path of slashes only is `/`.
+    let t = path.trim_end_matches('/').len().max(1);
+    at.splice(out, at.path + t, end, "");
+    true
+}
+
+/// `add-trailing-slash`.
+#[inline(always)]
+fn add_trailing_slash(out: &mut String, at: &mut At) -> bool {
+    let end = at.path_end(out);
+    if out[at.path..end].ends_with('/') {
+        return false;
+    }
+    at.splice(out, end, end, "/");
+    true
 }
 
 /// The `&`-separated parameters of `q`, as byte ranges.
@@ -1230,6 +1332,52 @@ mod tests {
         assert!(!same_bytes(b"abc", b"abcd"));
         assert_eq!(last_word(b"ab"), 0x6261);
         assert_eq!(last_word(b"abcde"), 0x6564_6362_6463_6261);
+    }
+
+    /// Which plans take the compiled first round: a host whose rules hold
+    /// on every path, one of each kind but substitutions and indexes (a
+    /// learned file's hosts); not one with a path prefix, a kind twice, or
+    /// a host alias alone (that plan splices without a round).
+    #[test]
+    fn first_round_compiled_for_plans_on_every_path() {
+        let rule = |host: &str, path: &str, kind: HostRuleKind| HostRule {
+            host: host.into(),
+            path: path.into(),
+            kind,
+            learned: true,
+            support_pairs: None,
+            support_paths: None,
+            confidence: None,
+            examples: Vec::new(),
+            evidence: None,
+        };
+        let subst = |f: &str, t: &str| HostRuleKind::Substitute {
+            from: f.into(),
+            to: t.into(),
+        };
+        let ignore = |n: &str| HostRuleKind::IgnoreParam { name: n.into() };
+        let rules = vec![
+            rule("www.a", "/", HostRuleKind::AliasHost { to: "a".into() }),
+            rule("a", "/", HostRuleKind::AliasScheme { to: "https".into() }),
+            rule("a", "/", ignore("sid")),
+            rule("a", "/", subst("/x_", "/x?id=")),
+            rule("a", "/", subst("bb", "b")),
+            rule("a", "/", HostRuleKind::LowercasePath),
+            rule("a", "/", HostRuleKind::RemoveTrailingSlash),
+            rule("p", "/", ignore("sid")),
+            rule("p", "/d/", HostRuleKind::LowercasePath),
+            rule("t", "/", HostRuleKind::RemoveTrailingSlash),
+            rule("t", "/", HostRuleKind::RemoveTrailingSlash),
+        ];
+        let plans = Plans::new(&rules).expect("no *.suffix host");
+        let compiled = |h: &str| {
+            let p = plans.lookup(h.as_bytes()).expect("a host with rules");
+            plans.plans[p as usize].round1.is_some()
+        };
+        assert!(compiled("a"));
+        assert!(!compiled("www.a"), "an alias alone splices");
+        assert!(!compiled("p"), "a path prefix");
+        assert!(!compiled("t"), "a kind twice");
     }
 
     /// The recent hosts are a guess checked against the table asked: two

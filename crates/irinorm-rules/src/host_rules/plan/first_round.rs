@@ -1,0 +1,194 @@
+//! A plan's first round compiled, when the settings file is loaded, into
+//! one pass over the URL in the fixed order (issue 11, round 7: applying
+//! a learned rules file within 1.5x of `crawler`).
+//!
+//! The interpreted first round ([`super::Plans::run`]'s step loop) looks
+//! at each step through its generic visit: the step fetched by index, its
+//! path prefix, its screen, a dispatch on the rule kind, the bookkeeping
+//! of what fired. Learned rules hold on every path (the learner writes no
+//! path prefix) and a host has at most one rule of most kinds, so for
+//! such a plan the round is known when the file is loaded: the scheme
+//! alias, the host alias, the parameter table, `sort-query`,
+//! `lowercase-path`, the substitutions, the directory indexes and the
+//! trailing-slash rules, in that order (the order of
+//! [`super::super::HostRuleKind::ORDER`], which is the order of the
+//! plan's steps). Each is called directly with its own data, and its
+//! cheap precondition (a query, a screen bit) tested inline.
+//!
+//! Same semantics as the step loop, which stays the oracle of the tests
+//! (`Plans::run_stepwise`): a step the loop's first-round set leaves out
+//! (by whether the URL has a query and its path ends with `/`) cannot
+//! fire on the URL as the plan starts, and a step is a function of what
+//! it reads, so looking at it anyway changes nothing; a step that fires
+//! leaves in the returned set the steps at or before it that it wakes (as
+//! the loop's `need`), for the later rounds, which are the loop's.
+
+use super::{
+    add_trailing_slash, alias_host, alias_scheme, directory_index, lowercase_path, remove_params,
+    remove_trailing_slash, screen_of, sort_query, substitute, At, Op, ParamTable, Plan, Ran, Subst,
+    PATH, QUERY, UPPER,
+};
+
+/// The first round of one plan, its steps by kind with their step index
+/// (for the wake masks and what they write).
+#[derive(Clone, Debug)]
+pub(super) struct FirstRound {
+    scheme: Option<(u8, Box<str>)>,
+    host: Option<(Box<str>, Option<u32>)>,
+    params: Option<(u8, Box<ParamTable>)>,
+    sort: Option<u8>,
+    lower: Option<u8>,
+    /// Substitutions in order, with their screen ([`super::Step::screen`];
+    /// 0: none).
+    substs: Box<[(u8, u16, Subst)]>,
+    /// Directory indexes in order, with their screen.
+    indexes: Box<[(u8, u16, Box<str>)]>,
+    remove_slash: Option<u8>,
+    add_slash: Option<u8>,
+}
+
+/// How the first round ended.
+pub(super) enum Outcome {
+    /// A host alias fired: the canonical host's plan, when it has one.
+    Alias(Option<u32>),
+    /// The round ran to its end: the steps that must look again (woken
+    /// at or before the step that fired; 0 when none).
+    Need(u64),
+}
+
+impl FirstRound {
+    /// The compiled round of `plan`: `None` when a step has a path prefix,
+    /// a kind other than substitutions and indexes comes twice (a file
+    /// written by hand), or the plan has more than 64 steps (the wake
+    /// masks' size); those plans run by the step loop.
+    pub(super) fn new(plan: &Plan) -> Option<FirstRound> {
+        if plan.steps.len() > 64 || plan.alias_only {
+            return None;
+        }
+        let mut f = FirstRound {
+            scheme: None,
+            host: None,
+            params: None,
+            sort: None,
+            lower: None,
+            substs: Box::default(),
+            indexes: Box::default(),
+            remove_slash: None,
+            add_slash: None,
+        };
+        let (mut substs, mut indexes) = (Vec::new(), Vec::new());
+        for (k, st) in plan.steps.iter().enumerate() {
+            if st.prefix.is_some() {
+                return None;
+            }
+            let k8 = k as u8;
+            let twice = match &st.op {
+                Op::Scheme(to) => f.scheme.replace((k8, to.clone())).is_some(),
+                Op::Host(to, t) => f.host.replace((to.clone(), *t)).is_some(),
+                Op::Params(t) => f.params.replace((k8, t.clone())).is_some(),
+                Op::Sort => f.sort.replace(k8).is_some(),
+                Op::Lower => f.lower.replace(k8).is_some(),
+                Op::Subst(x) => {
+                    substs.push((k8, st.screen, (**x).clone()));
+                    false
+                }
+                Op::Index(name) => {
+                    indexes.push((k8, st.screen, name.clone()));
+                    false
+                }
+                Op::RemoveSlash => f.remove_slash.replace(k8).is_some(),
+                Op::AddSlash => f.add_slash.replace(k8).is_some(),
+            };
+            if twice {
+                return None;
+            }
+        }
+        f.substs = substs.into_boxed_slice();
+        f.indexes = indexes.into_boxed_slice();
+        Some(f)
+    }
+
+    /// The first round of `plan` (whose round this is) on the URL at `at`.
+    // The last steps' `fired!` clears a screen no later step reads.
+    #[allow(unused_assignments)]
+    #[inline]
+    pub(super) fn run(&self, plan: &Plan, out: &mut String, at: &mut At, ran: &mut Ran) -> Outcome {
+        let mut need = 0u64;
+        // The screens `path?query` meets: computed when a screened step
+        // first looks, again after a change of the path or query.
+        let mut sig: Option<u16> = None;
+        macro_rules! fired {
+            ($k:expr) => {{
+                let k = $k as usize;
+                let writes = plan.steps[k].writes;
+                ran.any = true;
+                ran.wrote |= writes;
+                // The steps it wakes at or before itself look again in
+                // the next round; those after it look in this one anyway.
+                need |= plan.wakes[k] & (u64::MAX >> (63 - k));
+                if writes & (PATH | QUERY) != 0 {
+                    sig = None;
+                }
+            }};
+        }
+        macro_rules! passes {
+            ($screen:expr) => {{
+                let screen: u16 = $screen;
+                screen == 0 || {
+                    let s = *sig.get_or_insert_with(|| screen_of(plan, out, at));
+                    s & screen == screen
+                }
+            }};
+        }
+        if let Some((k, to)) = &self.scheme {
+            if alias_scheme(to, out, at) {
+                fired!(*k);
+            }
+        }
+        if let Some((to, target)) = &self.host {
+            if alias_host(to, out, at) {
+                ran.any = true;
+                ran.host = true;
+                ran.wrote |= super::HOST;
+                return Outcome::Alias(*target);
+            }
+        }
+        if let Some((k, t)) = &self.params {
+            if at.query.is_some() && remove_params(t, out, at) {
+                fired!(*k);
+            }
+        }
+        if let Some(k) = self.sort {
+            if at.query.is_some() && sort_query(out, at) {
+                fired!(k);
+            }
+        }
+        if let Some(k) = self.lower {
+            if passes!(UPPER) && lowercase_path(out, at) {
+                fired!(k);
+            }
+        }
+        for (k, screen, x) in self.substs.iter() {
+            if passes!(*screen) && substitute(x, out, at) {
+                ran.spelled = true;
+                fired!(*k);
+            }
+        }
+        for (k, screen, name) in self.indexes.iter() {
+            if passes!(*screen) && directory_index(name, out, at) {
+                fired!(*k);
+            }
+        }
+        if let Some(k) = self.remove_slash {
+            if remove_trailing_slash(out, at) {
+                fired!(k);
+            }
+        }
+        if let Some(k) = self.add_slash {
+            if add_trailing_slash(out, at) {
+                fired!(k);
+            }
+        }
+        Outcome::Need(need)
+    }
+}
