@@ -538,9 +538,8 @@ impl Dedupe {
     /// new-flags stored, then matched per mode, one copy and one newline
     /// per kept line) cost the writer thread, the stage that cannot be
     /// split, about 310 instructions a line (callgrind, issue 14 round 7).
-    /// The write lock covers the inserts only: with the copies under it
-    /// too, the workers' lookups waited longer, and the run took 7.7% more
-    /// CPU than the base binary in 9 interleaved rounds (1.000 without).
+    /// The write lock covers the inserts only: the workers' lookups wait
+    /// for it (BENCHMARKS.md, "Issue 14, round 7").
     fn keep_first_text(&mut self, data: &[u8], b: &KeyBatch, buf: &mut Vec<u8>) -> io::Result<u64> {
         let n = b.keys.len();
         self.position += n as u64;
