@@ -926,5 +926,37 @@ mod tests {
             proptest::prop_assert_eq!(sb.read, sb.unique.unwrap() + sb.duplicates + sb.rejected);
             proptest::prop_assert_eq!(sb.read, model.len() as u64);
         }
+
+        /// The default mode (first line of each key, text) copies the kept
+        /// lines that follow each other as one run of the input: the run
+        /// must stop at a `\r\n` (the `\r` is not output), at a dropped or
+        /// rejected line, and at a last line without a newline, which gets
+        /// one. Against the plain model, with every line end.
+        #[test]
+        fn keep_first_runs_are_the_lines_one_by_one(
+            lines in proptest::collection::vec(("[aAbB ]{0,3}", 0usize..3), 0..60),
+            last_newline in proptest::bool::ANY,
+            chunk_size in proptest::prop_oneof![1usize..48, proptest::strategy::Just(1 << 20)],
+            threads in 1usize..4,
+        ) {
+            let mut input = String::new();
+            for (i, (l, end)) in lines.iter().enumerate() {
+                input.push_str(l);
+                if i + 1 < lines.len() || last_newline {
+                    input.push_str(["\n", "\r\n", "\n"][*end]);
+                }
+            }
+            // A last line left empty by the missing newline is no line.
+            let mut model: Vec<&str> = lines.iter().map(|(l, _)| l.as_str()).collect();
+            if !last_newline && model.last() == Some(&"") {
+                model.pop();
+            }
+            let d = DedupeConfig { mode: crate::DedupeMode::KeepFirst, hash_keys: false };
+            let cfg = Config { threads, chunk_size, show_rejects: 0, ..Config::default() };
+            let (a, sa) = go(input.as_bytes(), &cfg, Task::Dedupe(&FoldAppends, d));
+            proptest::prop_assert_eq!(&a, &dedupe_model(&model, crate::DedupeMode::KeepFirst));
+            proptest::prop_assert_eq!(sa.written, a.lines().count() as u64);
+            proptest::prop_assert_eq!(sa.read, sa.unique.unwrap() + sa.duplicates + sa.rejected);
+        }
     }
 }
