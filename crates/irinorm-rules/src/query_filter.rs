@@ -574,7 +574,7 @@ pub(crate) fn filter(
     // the limit is refused after its block, whatever it wrote.
     let mut starts = [0u16; 64];
     starts[0] = from as u16;
-    let mut gone = u64::from(f.goes_bounded(o, qs, from, len, true));
+    let mut gone = u64::from(f.goes_bounded(o, qs, from, len, false));
     let mut n = 0usize;
     let mut base = from - from % 64;
     // The `&` before `from` are not noted.
@@ -584,7 +584,7 @@ pub(crate) fn filter(
             let at = base + m.trailing_zeros() as usize + 1;
             n += 1;
             starts[n & 63] = at as u16;
-            gone |= u64::from(f.goes_bounded(o, qs, at, len, gone == 0)) << (n & 63);
+            gone |= u64::from(f.goes_bounded(o, qs, at, len, false)) << (n & 63);
             m &= m - 1;
         }
         if n >= MAX_PARAMS {
