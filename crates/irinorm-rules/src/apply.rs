@@ -613,7 +613,11 @@ pub(crate) fn query_in_place(
 }
 
 /// [`filter_query_in_place`] for a list of plain names and `n*` (the
-/// default list), in two parts. Here, inline: the screen, read-only, until
+/// default list). When the list compiles to round 6's judge (`fast`), the
+/// one-pass filter [`query_filter::filter_query`] does it all (issue 14,
+/// round 8: its own screen mode, no second reading); what follows is the
+/// fallback for other lists and for queries past its limits, in two
+/// parts. Here, inline: the screen, read-only, until
 /// the first parameter that goes; most queries have none, and then this is
 /// all (no frame for the cuts, no bookkeeping per parameter: the fixed
 /// cost per URL of `crawler` on short URLs and the cost per parameter on
@@ -1580,8 +1584,8 @@ mod tests {
                 let (qs, qe) = (head.len(), head.len() + q.len());
                 let mut want = url.clone();
                 let w = filter_query_in_place(&mut want, qs, qe, &names.query_params);
-                // After the screen: round 5's block filter, and round 6's
-                // judge (the one in use).
+                // Round 5's screen and block filter (`None`), and the
+                // one-pass filter with round 6's judge (the one in use).
                 for fast in [None, names.query_filter.as_ref()] {
                     let mut got = url.clone();
                     let g =
