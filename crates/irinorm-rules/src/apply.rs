@@ -613,7 +613,11 @@ pub(crate) fn query_in_place(
 }
 
 /// [`filter_query_in_place`] for a list of plain names and `n*` (the
-/// default list), in two parts. Here, inline: the screen, read-only, until
+/// default list). When the list compiles to round 6's judge (`fast`), the
+/// one-pass filter [`query_filter::filter_query`] does it all (issue 14,
+/// round 8: its own screen mode, no second reading); what follows is the
+/// fallback for other lists and for queries past its limits, in two
+/// parts. Here, inline: the screen, read-only, until
 /// the first parameter that goes; most queries have none, and then this is
 /// all (no frame for the cuts, no bookkeeping per parameter: the fixed
 /// cost per URL of `crawler` on short URLs and the cost per parameter on
@@ -632,10 +636,15 @@ fn filter_query_by_prefixes(
     names: &NameIndex,
     fast: Option<&QueryFilter>,
 ) -> bool {
-    let q = &out.as_bytes()[qs..qe];
-    if q.is_empty() {
+    if qs == qe {
         return false;
     }
+    // The one-pass filter from the query's start (round 8), no screen;
+    // past its limits, the screen and round 5's filter.
+    if let Some(filtered) = fast.and_then(|f| query_filter::filter_query(out, qs, qe, f)) {
+        return filtered;
+    }
+    let q = &out.as_bytes()[qs..qe];
     if pre.matches_at(q, 0) {
         return filter_query_from(out, qs, qe, pre, names, fast, 0);
     }
@@ -1563,14 +1572,20 @@ mod tests {
             let q: Vec<&str> = (0..count).map(|_| parts[next(parts.len())]).collect();
             queries.push(q.join("&"));
         }
-        for q in &queries {
+        // A short path and a long one (the query's last block read from
+        // the 64 bytes that end it).
+        let long = format!("http://a/{}?", "p".repeat(61));
+        for (q, head) in queries
+            .iter()
+            .flat_map(|q| [(q, "http://a/p?"), (q, long.as_str())])
+        {
             for frag in ["", "#f&utm_x"] {
-                let url = format!("http://a/p?{q}{frag}");
-                let (qs, qe) = (11, 11 + q.len());
+                let url = format!("{head}{q}{frag}");
+                let (qs, qe) = (head.len(), head.len() + q.len());
                 let mut want = url.clone();
                 let w = filter_query_in_place(&mut want, qs, qe, &names.query_params);
-                // After the screen: round 5's block filter, and round 6's
-                // judge (the one in use).
+                // Round 5's screen and block filter (`None`), and the
+                // one-pass filter with round 6's judge (the one in use).
                 for fast in [None, names.query_filter.as_ref()] {
                     let mut got = url.clone();
                     let g =

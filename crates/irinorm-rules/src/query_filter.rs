@@ -1,33 +1,40 @@
-//! `remove-query-params` for the common lists (issue 14, round 6): every
-//! parameter's name judged by one probe of a hash table, without a branch
-//! that depends on the name and without finding where the name ends.
+//! `remove-query-params` for the common lists (issue 14, rounds 6-8):
+//! every parameter's name judged by one probe of a hash table, without a
+//! branch that depends on the name and without finding where the name
+//! ends.
 //!
-//! Where it runs: round 5's screen (`apply::filter_query_by_prefixes`)
-//! still reads the query up to the first parameter that goes, and this
-//! filter takes over from there, in place of round 5's block filter
-//! (`apply::filter_query_blocks`, still the fallback). Run on every query
-//! from its start (no screen), it brought `query-heavy` from 2.2x to 1.9x
-//! `rfc`, but `len 161+` from 1.27x to 1.41x and a data set of one short
-//! parameter per query (`isaacs_files.txt`) from 1.1x to 1.4x; neither
-//! choice by the `&` of the first block nor by the whole query's density
-//! kept the gain without the loss (BENCHMARKS.md, "Issue 14, round 6:
-//! crawler").
+//! Where it runs (round 8): on every query of a set that compiles here,
+//! in one pass from the query's start ([`filter_query`]): each 64-byte
+//! block's `&` mask, each parameter judged where its `&` is found. Until
+//! the first parameter that goes, the judge runs in screen mode (an empty
+//! bucket refuses by a predicted branch; no start is noted, no frame is
+//! set up: most queries end there); from it, [`filter`] notes the starts
+//! and judges without that branch (on `query-heavy` one name in three
+//! goes, and the predictor loses a branch on the bucket), then cuts.
+//! Before round 8, round 5's screen (`apply::filter_query_by_prefixes`,
+//! still the fallback past [`MAX_PARAMS`]) read the query with other
+//! tables, and this filter re-read it from that block with 64 bytes of
+//! padding pushed onto the output. Run from the start on every query
+//! without a screen mode, the judge brought `query-heavy` from 2.2x to
+//! 1.9x `rfc`, but `len 161+` from 1.27x to 1.41x and a data set of one
+//! short parameter per query (`isaacs_files.txt`) from 1.1x to 1.4x
+//! (BENCHMARKS.md, "Issue 14, round 6: crawler" and "round 7").
 //!
-//! In three steps over the query followed by 64 bytes of padding (pushed
-//! onto the output and cut again, so every load has a fixed size and no
-//! end test):
-//! 1. where each parameter from `from` starts, from the `&` mask of each
-//!    64-byte block (`irinorm_simd::eq_mask64_padded`), four positions
-//!    written per block without a branch;
-//! 2. each parameter judged by [`QueryFilter::goes`]: its first 16 bytes as
-//!    two words, case-folded; the bucket from the `key` bits of the first
-//!    word (the shortest pattern's length in bytes, and up to four bits
-//!    after them that tell apart the patterns those bytes do not: round
-//!    7); the bucket's one pattern one masked compare of the two words
-//!    and, for an exact name, a lookup of the byte after it (`=`, `&`, `#`
-//!    or the padding end the name); the verdicts gathered in one bit mask;
-//! 3. when the mask keeps every parameter, nothing is left written (the
-//!    padding is cut); else one cut per run of removed parameters.
+//! No padding (round 8): a full block's mask is four compares without an
+//! end test (`irinorm_simd::eq_mask64_padded`); the last, shorter one is
+//! the 64 bytes that end the query, shifted down; a name is read as two
+//! words and the byte after a 16-byte name where 17 bytes are there, else
+//! from the 16 bytes that end the query as one `u128` shifted down to it
+//! (zeros above end the name, as the padding did).
+//!
+//! The judge ([`QueryFilter::goes_bounded`]): the name's first 16 bytes as
+//! two words, case-folded; the bucket from the `key` bits of the first
+//! word (the shortest pattern's length in bytes, and up to four bits after
+//! them that tell apart the patterns those bytes do not: round 7); the
+//! bucket's one pattern one masked compare of the two words and, for an
+//! exact name, a lookup of the byte after it (`=`, `&`, `#` or the zero
+//! past the query end the name); the verdicts gathered in one bit mask,
+//! then one cut per run of removed parameters ([`cut_runs`]).
 //!
 //! The list must be made of non-empty names of at most 16 bytes of ASCII
 //! letters, digits, `_`, `-`, `.` and `~`, each exact or followed by one
@@ -366,31 +373,176 @@ impl QueryFilter {
     /// byte after it ends the name (a name shorter than the pattern has
     /// `=`, `&`, `#` or zero under the mask, which no pattern byte folds
     /// to). No branch on the name's bytes, and no search for its end.
-    #[inline(always)]
+    #[cfg(test)]
     pub(crate) fn goes(&self, b: &[u8], at: usize) -> bool {
         let w: &[u8; 32] = b[at..at + 32].try_into().expect("32 bytes");
-        let mut w0 = [0u8; 8];
-        let mut w1 = [0u8; 8];
-        w0.copy_from_slice(&w[..8]);
-        w1.copy_from_slice(&w[8..16]);
-        let f0 = u64::from_le_bytes(w0) | FOLD;
-        let f1 = u64::from_le_bytes(w1) | FOLD;
+        self.judge(word(&w[..8]), word(&w[8..16]), |k| w[k & 31], false)
+    }
+
+    /// [`Self::goes`] on the parameter at `at` of the query `o[qs..qs +
+    /// len]`, in the output `o` (a fragment's `#` may follow the query, or
+    /// nothing), without padding (round 8: pushing 64 bytes of padding and
+    /// cutting them again was a fixed cost of every query). The judge
+    /// reads 17 bytes from the name (two words and the byte after a
+    /// 16-byte name): where they are there, straight loads (a fragment's
+    /// bytes after its `#` do not matter: `#` ends the name and folds onto
+    /// no pattern byte); in the output's last 16 bytes, the 16 bytes that
+    /// end the query as one `u128` shifted down to the name, which brings
+    /// in the zeros that end it as the padding did (an output shorter than
+    /// 16 bytes: copied into a zeroed window).
+    ///
+    /// `screen`: a name whose bucket is empty is refused by a branch
+    /// before the compares (round 4's screen, now the same pass: taken
+    /// until the first parameter that goes, where the branch is predicted
+    /// on queries without tracking names; after it, no branch).
+    #[inline(always)]
+    pub(crate) fn goes_bounded(
+        &self,
+        o: &[u8],
+        qs: usize,
+        at: usize,
+        len: usize,
+        screen: bool,
+    ) -> bool {
+        let p = qs + at;
+        if let Some(w) = o.get(p..p + 17) {
+            let w: &[u8; 17] = w.try_into().expect("17 bytes");
+            let (f0, f1) = (word(&w[..8]), word(&w[8..16]));
+            return self.judge(f0, f1, |k| w[k.min(16)], screen);
+        }
+        let qe = qs + len;
+        let name = match o.get(qe.wrapping_sub(16)..qe) {
+            Some(t) => {
+                // `at <= len` (a parameter's start), and `len - at <= 16`
+                // here: the query's last `len - at` bytes, zeros above.
+                let t = u128::from_le_bytes(t.try_into().expect("16 bytes"));
+                t.checked_shr(8 * (16 - (len - at)) as u32).unwrap_or(0)
+            }
+            None => {
+                let mut w = [0u8; 16];
+                let r = o.get(p..qe).unwrap_or(&[]);
+                w[..r.len()].copy_from_slice(r);
+                u128::from_le_bytes(w)
+            }
+        };
+        let (f0, f1) = (name as u64, (name >> 64) as u64);
+        self.judge(
+            f0,
+            f1,
+            |k| (name.checked_shr(8 * k as u32).unwrap_or(0) & 0xff) as u8,
+            screen,
+        )
+    }
+
+    /// The verdict on a name whose first 16 bytes are the words `w0`,
+    /// `w1` (not yet folded), `after(k)` its byte `k` (`k <= 16`): see
+    /// [`Self::goes`] and, for `screen`, [`Self::goes_bounded`].
+    #[inline(always)]
+    fn judge(&self, w0: u64, w1: u64, after: impl Fn(usize) -> u8, screen: bool) -> bool {
+        let f0 = w0 | FOLD;
+        let f1 = w1 | FOLD;
         let h = hash(f0, self.key, self.mul, self.shift);
-        let s = &self.slots[usize::from(self.index[h & (self.index.len() - 1)]) & MAX_PATTERNS];
+        let i = self.index[h & (self.index.len() - 1)];
+        if screen && i == 0 {
+            return false;
+        }
+        let s = &self.slots[usize::from(i) & MAX_PATTERNS];
         (f0 & s.m0 == s.k0)
             & (f1 & s.m1 == s.k1)
-            & (s.prefix | ENDS_NAME[usize::from(w[usize::from(s.len) & 31])])
+            & (s.prefix | ENDS_NAME[usize::from(after(usize::from(s.len)))])
     }
 }
 
+/// A word from 8 bytes.
+#[inline(always)]
+fn word(b: &[u8]) -> u64 {
+    u64::from_le_bytes(b.try_into().expect("8 bytes"))
+}
+
 /// The most parameters [`filter`] judges (one bit each of a `u64`, their
-/// starts and the end in an array of 72 `u16`: room for a block's four unconditional writes); a query with more goes to
+/// starts and the end in an array of 72 `u16`: room for a block's four
+/// unconditional writes); a query with more goes to
 /// the caller's other filter.
 pub(crate) const MAX_PARAMS: usize = 63;
 
-/// Padding after the query: the last block's `&` mask and every name's
-/// loads (32 bytes) have a fixed size.
-const PAD: &str = "\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0";
+/// The `&` of the query `o[qs..qs + len]` in the 64 bytes from its byte
+/// `base`, bits past the query clear: a full block is four compares
+/// without an end test (`eq_mask64_padded`); the last, shorter block is
+/// the 64 bytes that end the query (the output's path, host... before
+/// it) shifted down to `base`, so no padding is needed (round 8); only a
+/// query that ends in the output's first 64 bytes takes the checked
+/// compares.
+#[inline(always)]
+fn amps(o: &[u8], qs: usize, len: usize, base: usize) -> u64 {
+    let qe = qs + len;
+    if qe >= 64 {
+        // The window: the block itself when 64 bytes of the query are
+        // there, else the 64 bytes that end the query; chosen by a
+        // `min` (a conditional move), not a branch: which block is the
+        // last one was a mispredicted branch per query on `query-heavy`
+        // (1.1 per URL by callgrind's branch simulation).
+        let w = (qs + base).min(qe - 64);
+        irinorm_simd::eq_mask64_padded(o, w, b'&') >> (qs + base - w)
+    } else {
+        let rest = len - base;
+        irinorm_simd::eq_mask64(o, qs + base, b'&') & (u64::MAX >> 64usize.saturating_sub(rest))
+    }
+}
+
+/// `remove-query-params` with `f` on the query `out[qs..qe]`, as
+/// [`filter`] from the query's start (the same results), in one pass over
+/// the query with one judge ([`QueryFilter::goes_bounded`]): here, inline,
+/// its first part, until the first parameter that goes: the `&` of each
+/// block of 64 bytes and each parameter judged in screen mode (a name
+/// whose bucket is empty costs a predicted branch, no compare); most
+/// queries lose nothing, and then this is all (no frame, no starts noted:
+/// `isaacs_files.txt`, one short parameter per query; `len 161+`). From
+/// the first parameter that goes, [`filter`] takes over: only that
+/// parameter's block mask is made again (round 8; before it, the screen
+/// had its own tables and the filter re-read from that block with
+/// padding pushed onto the output).
+#[inline(always)]
+pub(crate) fn filter_query(
+    out: &mut String,
+    qs: usize,
+    qe: usize,
+    f: &QueryFilter,
+) -> Option<bool> {
+    let len = qe - qs;
+    if len == 0 {
+        return Some(false);
+    }
+    let o = out.as_bytes();
+    if len <= 64 && qe >= 64 {
+        // One block, the 64 bytes that end the query: one parameter is
+        // one judge (no loop).
+        let m = irinorm_simd::eq_mask64_padded(o, qe - 64, b'&') >> (64 - len);
+        if m == 0 {
+            return match f.goes_bounded(o, qs, 0, len, true) {
+                true => filter(out, qs, qe, f, 0),
+                false => Some(false),
+            };
+        }
+    }
+    if f.goes_bounded(o, qs, 0, len, true) {
+        return filter(out, qs, qe, f, 0);
+    }
+    let mut base = 0;
+    loop {
+        let mut m = amps(o, qs, len, base);
+        while m != 0 {
+            let at = base + m.trailing_zeros() as usize + 1;
+            if f.goes_bounded(o, qs, at, len, true) {
+                return filter(out, qs, qe, f, at);
+            }
+            m &= m - 1;
+        }
+        base += 64;
+        if base >= len {
+            return Some(false);
+        }
+    }
+}
 
 /// `remove-query-params` with `f` on the query `out[qs..qe]` (after its
 /// `?`), in place: the kept parameters joined by `&` (empty ones
@@ -399,7 +551,9 @@ const PAD: &str = "\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\0\
 /// whether anything went, or `None`, with `out` untouched, when the query
 /// has more than [`MAX_PARAMS`] parameters from `from` or 65,535 bytes.
 /// `from` is the start of a parameter (0, or just after an `&`): those
-/// before it are kept unjudged (the caller's screen has judged them).
+/// before it are kept unjudged. Since round 8 `crawler` calls it with
+/// `from` 0 on every query (no screen before it): one pass over the
+/// query's `&` masks, one judge per parameter, the cuts.
 #[inline(never)]
 pub(crate) fn filter(
     out: &mut String,
@@ -416,24 +570,17 @@ pub(crate) fn filter(
     if len >= usize::from(u16::MAX) {
         return None;
     }
-    let end = out.len();
-    out.push_str(PAD);
-    let b = &out.as_bytes()[qs..];
+    // The query and what follows it (a fragment, or nothing).
+    let o = out.as_bytes();
     // 1. The parameters' starts: `starts[i]` for parameter `i`, and
     // `starts[n + 1]` one past the end (as if an `&` followed).
     let mut starts = [0u16; 72];
     starts[0] = from as u16;
     let mut n = 0usize;
     let mut base = from - from % 64;
-    // Whether a fragment follows the query (its `&` are not the query's);
-    // else the padding does (`crawler` has cut the fragment already).
-    let tail = end > qe;
     // The `&` before `from` are not noted.
-    let mut m = irinorm_simd::eq_mask64_padded(b, base, b'&') & (u64::MAX << (from % 64));
+    let mut m = amps(o, qs, len, base) & (u64::MAX << (from % 64));
     loop {
-        if tail && len - base < 64 {
-            m &= (1u64 << (len - base)) - 1;
-        }
         // Four positions written whatever the mask holds, at fixed
         // offsets from one slice of the array taken per block (one bounds
         // check, no index per write: `n < MAX_PARAMS` here, so they end
@@ -443,7 +590,11 @@ pub(crate) fn filter(
         // limit is refused below, whatever it overwrote). Bit 63 set for
         // the search makes the word non-zero (`bsf` without the test for
         // zero baseline x86-64 adds); with `m` zero its position is
-        // written and not counted.
+        // written and not counted. (Round 8 judged each parameter in this
+        // loop, where its `&` is found, without the array: 2% fewer
+        // instructions on `query-heavy`, but the exit of the loop over a
+        // block's `&` is data-dependent and lost the predictor: 2.30-2.36x
+        // `rfc` in time against 2.13-2.16 for the base in the same runs.)
         let at = (base as u16).wrapping_add(1);
         let dst: &mut [u16; 4] = (&mut starts[n + 1..n + 5]).try_into().expect("4");
         for d in dst {
@@ -458,22 +609,20 @@ pub(crate) fn filter(
             m &= m - 1;
         }
         if n >= MAX_PARAMS {
-            out.truncate(end);
             return None;
         }
         base += 64;
         if base >= len {
             break;
         }
-        m = irinorm_simd::eq_mask64_padded(b, base, b'&');
+        m = amps(o, qs, len, base);
     }
     starts[n + 1] = len as u16 + 1;
-    // 2. The verdicts.
+    // 2. The verdicts (a loop of a known count: one exit per query).
     let mut gone = 0u64;
     for (i, &at) in starts[..=n].iter().enumerate() {
-        gone |= u64::from(f.goes(b, usize::from(at))) << i;
+        gone |= u64::from(f.goes_bounded(o, qs, usize::from(at), len, false)) << i;
     }
-    out.truncate(end);
     if gone == 0 {
         return Some(false);
     }
@@ -482,11 +631,7 @@ pub(crate) fn filter(
         out.replace_range(qs - 1..qe, "");
         return Some(true);
     }
-    // 3. The cuts, one per run of removed parameters, the last run first
-    // (the offsets noted stay right). The run `lo..=hi` spans
-    // `starts[lo]..starts[hi + 1] - 1`; it goes with the `&` before it when
-    // it has one (a kept parameter precedes it), else with the `&` after it
-    // (the front run: a kept parameter follows). Chosen without a branch.
+    // 3. The cuts, one per run of removed parameters (see [`cut_runs`]).
     cut_runs(out, qs, &starts, keep, gone);
     Some(true)
 }
@@ -703,10 +848,17 @@ mod tests {
                     queries.push(format!("&&{n}{v}&k&{n}"));
                 }
             }
-            for q in &queries {
+            // A short path (the query's last block read through the
+            // checked compares, the names in the output's first 16 bytes
+            // copied) and a long one (the 64 bytes that end the query).
+            let long = format!("http://a/{}?", "p".repeat(61));
+            for (q, head) in queries
+                .iter()
+                .flat_map(|q| [(q, "http://a/p?"), (q, long.as_str())])
+            {
                 for frag in ["", "#", "#f&utm_x=1&a"] {
-                    let url = format!("http://a/p?{q}{frag}");
-                    let (qs, qe) = (11, 11 + q.len());
+                    let url = format!("{head}{q}{frag}");
+                    let (qs, qe) = (head.len(), head.len() + q.len());
                     let mut got = url.clone();
                     // From the start, and from a later parameter (as the
                     // screen hands over: those before `from` are kept).
@@ -722,16 +874,25 @@ mod tests {
                     // nothing from `from` is kept).
                     let (w, want) = {
                         let rest = &q[from..];
-                        let mut r = format!("http://a/p?{rest}{frag}");
-                        let w = filter_query_in_place(&mut r, 11, 11 + rest.len(), &index);
-                        let tail = &r[10..];
+                        let mut r = format!("{head}{rest}{frag}");
+                        let w = filter_query_in_place(&mut r, qs, qs + rest.len(), &index);
+                        let tail = &r[qs - 1..];
                         let want = match (from, tail.strip_prefix('?')) {
                             (0, _) => r.clone(),
-                            (_, Some(t)) => format!("http://a/p?{}&{t}", &q[..from - 1]),
-                            (_, None) => format!("http://a/p?{}{tail}", &q[..from - 1]),
+                            (_, Some(t)) => format!("{head}{}&{t}", &q[..from - 1]),
+                            (_, None) => format!("{head}{}{tail}", &q[..from - 1]),
                         };
                         (w, want)
                     };
+                    // The whole filter (the screen, then the hand-over) on
+                    // the query from its start.
+                    if from == 0 {
+                        let mut got = url.clone();
+                        match filter_query(&mut got, qs, qe, &f) {
+                            Some(g) => assert_eq!((g, &got), (w, &want), "{pats:?} {url:?}"),
+                            None => assert_eq!(got, url, "refused, untouched"),
+                        }
+                    }
                     match filter(&mut got, qs, qe, &f, from) {
                         Some(g) => assert_eq!((g, &got), (w, &want), "{pats:?} {url:?}"),
                         None => {
