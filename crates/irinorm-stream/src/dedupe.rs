@@ -371,8 +371,6 @@ pub(crate) struct Dedupe {
     store: Arc<RwLock<KeyStore>>,
     /// The writer's ids and new-flags of the current chunk.
     resolved: Vec<(u32, bool)>,
-    /// The default mode: the keys of the current chunk that are new.
-    kept: Vec<u32>,
     counts: Vec<u64>,
     /// KeepLast: the last record of each key and its position.
     last: Vec<(u64, Box<[u8]>, Box<str>)>,
@@ -402,7 +400,6 @@ impl Dedupe {
             format,
             store,
             resolved: Vec::new(),
-            kept: Vec::new(),
             counts: Vec::new(),
             last: Vec::new(),
             members: Vec::new(),
@@ -474,11 +471,6 @@ impl Dedupe {
         buf: &mut Vec<u8>,
     ) -> io::Result<u64> {
         buf.clear();
-        if self.cfg.mode == DedupeMode::KeepFirst && self.format == Format::Text {
-            let written = self.keep_first_text(data, b, buf)?;
-            sink.write_all(buf)?;
-            return Ok(written);
-        }
         let mut written = 0;
         self.resolve(b)?;
         for i in 0..b.keys.len() {
@@ -528,64 +520,6 @@ impl Dedupe {
         }
         sink.write_all(buf)?;
         Ok(written)
-    }
-
-    /// [`Dedupe::chunk`] for the default mode, the first line of each key
-    /// in text: resolving and writing in one pass, and the kept lines that
-    /// follow each other in the input copied as one run (the newlines
-    /// between them are the input's own). On the frontier generator's
-    /// output, where 80% of the lines are kept, the general loop (ids and
-    /// new-flags stored, then matched per mode, one copy and one newline
-    /// per kept line) cost the writer thread, the stage that cannot be
-    /// split, about 310 instructions a line (callgrind, issue 14 round 7).
-    /// The write lock covers the inserts only: the workers' lookups wait
-    /// for it (BENCHMARKS.md, "Issue 14, round 7").
-    fn keep_first_text(&mut self, data: &[u8], b: &KeyBatch, buf: &mut Vec<u8>) -> io::Result<u64> {
-        let n = b.keys.len();
-        self.position += n as u64;
-        let found = &b.found[..b.found.len().min(n)];
-        if found.len() == n && !found.contains(&UNKNOWN) {
-            // The workers found every key: all duplicates.
-            self.duplicates += n as u64;
-            return Ok(0);
-        }
-        // The new keys, under the write lock; the lines are copied after it
-        // is released (the workers' lookups wait for it).
-        self.kept.clear();
-        {
-            let mut store = self.store.write().unwrap_or_else(|e| e.into_inner());
-            for i in 0..n {
-                let known = found.get(i).is_some_and(|&f| f != UNKNOWN);
-                if !known && store.insert(b, i)?.1 {
-                    self.kept.push(i as u32);
-                }
-            }
-            self.unique = store.len() as u64;
-        }
-        let kept = self.kept.len() as u64;
-        // The run of kept lines not yet copied: data[start..end].
-        let mut run: Option<(usize, usize)> = None;
-        for &i in &self.kept {
-            let span = &b.spans[i as usize];
-            run = match run {
-                // The line right after the run, one newline between.
-                Some((start, end)) if span.start == end + 1 && data[end] == b'\n' => {
-                    Some((start, span.end))
-                }
-                Some((start, end)) => {
-                    buf.extend_from_slice(&data[start..end]);
-                    buf.push(b'\n');
-                    Some((span.start, span.end))
-                }
-                None => Some((span.start, span.end)),
-            };
-        }
-        if let Some((start, end)) = run {
-            buf.extend_from_slice(&data[start..end]);
-            buf.push(b'\n');
-        }
-        self.duplicates += n as u64 - kept;
-        Ok(kept)
     }
 
     /// A kept line, once per distinct key: inlined for text, the JSON

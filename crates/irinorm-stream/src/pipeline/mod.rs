@@ -927,11 +927,11 @@ mod tests {
             proptest::prop_assert_eq!(sb.read, model.len() as u64);
         }
 
-        /// The default mode (first line of each key, text) copies the kept
-        /// lines that follow each other as one run of the input: the run
-        /// must stop at a `\r\n` (the `\r` is not output), at a dropped or
-        /// rejected line, and at a last line without a newline, which gets
-        /// one. Against the plain model, with every line end.
+        /// The default mode (first line of each key, text) against the plain
+        /// model, with every line end: a `\r\n` loses its `\r`, dropped and
+        /// rejected lines are not written, and a last line without a
+        /// newline gets one. (Written for round 7's run-copying writer,
+        /// which was not kept: BENCHMARKS.md, "dedupe's writer".)
         #[test]
         fn keep_first_runs_are_the_lines_one_by_one(
             lines in proptest::collection::vec(("[aAbB ]{0,3}", 0usize..3), 0..60),
