@@ -10,19 +10,7 @@ use irinorm_learn::{learn, sim};
 use irinorm_rules::{Config, Pipeline, Preset};
 
 fn run(p: &Pipeline, urls: &[String]) -> usize {
-    let mut out = String::new();
-    let mut applied = Vec::new();
-    let mut n = 0;
-    for u in urls {
-        out.clear();
-        applied.clear();
-        if p.normalize_into(std::hint::black_box(u), &mut out, &mut applied)
-            .is_ok()
-        {
-            n += out.len();
-        }
-    }
-    n
+    irinorm_bench::run_loop(p, urls, 1)
 }
 
 fn learned(c: &mut Criterion) {

@@ -42,27 +42,6 @@ fn main() {
         ),
         other => panic!("mode {other:?}: crawler or learned"),
     };
-    let n = run_loop(&p, &urls, reps);
+    let n = irinorm_bench::run_loop(&p, &urls, reps);
     eprintln!("{mode}: {} URLs x {reps}, {n} bytes out", urls.len());
-}
-
-/// The measured part (callgrind: `--collect-atstart=no
-/// --toggle-collect='*run_loop*'`).
-#[inline(never)]
-fn run_loop(p: &Pipeline, urls: &[String], reps: usize) -> usize {
-    let mut out = String::new();
-    let mut applied = Vec::new();
-    let mut n = 0usize;
-    for _ in 0..reps {
-        for u in urls {
-            out.clear();
-            applied.clear();
-            if p.normalize_into(std::hint::black_box(u), &mut out, &mut applied)
-                .is_ok()
-            {
-                n += out.len();
-            }
-        }
-    }
-    n
 }

@@ -27,26 +27,6 @@ fn main() {
         .unwrap_or_else(|| panic!("no data set {set:?}"))
         .urls;
     let p = Pipeline::preset(preset);
-    let n = run_loop(&p, urls, reps);
+    let n = irinorm_bench::run_loop(&p, urls, reps);
     eprintln!("{set}: {} URLs x {reps}, {n} bytes out", urls.len());
-}
-
-/// The measured part.
-#[inline(never)]
-fn run_loop(p: &Pipeline, urls: &[String], reps: usize) -> usize {
-    let mut out = String::new();
-    let mut applied = Vec::new();
-    let mut n = 0usize;
-    for _ in 0..reps {
-        for u in urls {
-            out.clear();
-            applied.clear();
-            if p.normalize_into(std::hint::black_box(u), &mut out, &mut applied)
-                .is_ok()
-            {
-                n += out.len();
-            }
-        }
-    }
-    n
 }

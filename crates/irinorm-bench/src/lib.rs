@@ -316,6 +316,29 @@ pub fn load_all() -> Option<Vec<Inputs>> {
     Some(sets)
 }
 
+/// Normalizes `urls` through `p`, `reps` times, and returns the bytes
+/// written: the loop the cost examples (`preset_cost`, `learned_cost`)
+/// count under callgrind (`--collect-atstart=no
+/// --toggle-collect='*run_loop*'`) and the `learned` bench times.
+#[inline(never)]
+pub fn run_loop(p: &irinorm_rules::Pipeline, urls: &[String], reps: usize) -> usize {
+    let mut out = String::new();
+    let mut applied = Vec::new();
+    let mut n = 0usize;
+    for _ in 0..reps {
+        for u in urls {
+            out.clear();
+            applied.clear();
+            if p.normalize_into(black_box(u), &mut out, &mut applied)
+                .is_ok()
+            {
+                n += out.len();
+            }
+        }
+    }
+    n
+}
+
 /// Accumulates a workload's result: how many inputs were accepted (low 32
 /// bits of [`Checksum::finish`]) and a hash of what came out (high 32 bits).
 #[derive(Clone, Copy, Debug, Default)]

@@ -460,7 +460,12 @@ impl At {
     /// Replaces `out[a..b]` by `with`; every offset at or after `b` moves.
     fn splice(&mut self, out: &mut String, a: usize, b: usize, with: &str) {
         out.replace_range(a..b, with);
-        let d = with.len() as isize - (b - a) as isize;
+        self.moved(b, with.len() as isize - (b - a) as isize);
+    }
+
+    /// Every offset at or after `b` moves by `d` bytes (an edit that ends
+    /// at `b` made the text `d` bytes longer).
+    fn moved(&mut self, b: usize, d: isize) {
         let mv = |x: &mut usize| {
             if *x >= b {
                 *x = (*x as isize + d) as usize;
@@ -493,15 +498,7 @@ impl At {
         {
             let d = h.len() - t.len();
             out.drain(a..a + d);
-            let mv = |x: &mut usize| *x -= d;
-            mv(&mut self.host.1);
-            if let Some(p) = self.port.as_mut() {
-                mv(p);
-            }
-            mv(&mut self.path);
-            if let Some(q) = self.query.as_mut() {
-                mv(q);
-            }
+            self.moved(a + d, -(d as isize));
             return;
         }
         self.splice(out, a, b, to);
