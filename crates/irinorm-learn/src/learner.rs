@@ -487,15 +487,8 @@ pub fn learn(rows: impl IntoIterator<Item = Row>, opts: &Options) -> Learned {
                 }
             }
             let rule = HostRule {
-                host: host.clone(),
-                path: "/".to_owned(),
-                kind,
-                learned: true,
-                support_pairs: None,
-                support_paths: None,
-                confidence: None,
-                examples: Vec::new(),
                 evidence: Some(corpus.basis.to_owned()),
+                ..HostRule::learned(host.clone(), "/", kind)
             };
             let ch = check(&rule, &scope, &cur, class);
             if ch.merged == 0 || ch.paths < opts.min_paths {

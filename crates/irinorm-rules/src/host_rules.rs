@@ -157,6 +157,25 @@ pub struct HostRule {
     pub evidence: Option<String>,
 }
 
+impl HostRule {
+    /// A learned rule on `host` and `path` without its review fields
+    /// (support, confidence, examples, evidence): what the learner fills
+    /// in, and what tests build.
+    pub fn learned(host: impl Into<String>, path: impl Into<String>, kind: HostRuleKind) -> Self {
+        HostRule {
+            host: host.into(),
+            path: path.into(),
+            kind,
+            learned: true,
+            support_pairs: None,
+            support_paths: None,
+            confidence: None,
+            examples: Vec::new(),
+            evidence: None,
+        }
+    }
+}
+
 /// The TOML form of a [`HostRule`] (docs/rules.md, "Host rules").
 #[derive(Clone, Debug, Default, Deserialize, Serialize)]
 #[serde(rename_all = "kebab-case", deny_unknown_fields)]
@@ -1360,17 +1379,7 @@ mod tests {
     use super::*;
 
     fn rule(host: &str, kind: HostRuleKind) -> HostRule {
-        HostRule {
-            host: host.into(),
-            path: "/".into(),
-            kind,
-            learned: true,
-            support_pairs: None,
-            support_paths: None,
-            confidence: None,
-            examples: vec![],
-            evidence: None,
-        }
+        HostRule::learned(host, "/", kind)
     }
 
     #[test]

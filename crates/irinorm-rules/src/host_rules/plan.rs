@@ -1337,17 +1337,7 @@ mod tests {
     /// a host alias alone (that plan splices without a round).
     #[test]
     fn first_round_compiled_for_plans_on_every_path() {
-        let rule = |host: &str, path: &str, kind: HostRuleKind| HostRule {
-            host: host.into(),
-            path: path.into(),
-            kind,
-            learned: true,
-            support_pairs: None,
-            support_paths: None,
-            confidence: None,
-            examples: Vec::new(),
-            evidence: None,
-        };
+        let rule = |host: &str, path: &str, kind: HostRuleKind| HostRule::learned(host, path, kind);
         let subst = |f: &str, t: &str| HostRuleKind::Substitute {
             from: f.into(),
             to: t.into(),
