@@ -36,7 +36,6 @@ mod bytemask;
 mod class;
 mod padded;
 mod portable;
-mod prefilter;
 mod scalar;
 pub mod words;
 #[cfg(target_arch = "x86_64")]
@@ -45,7 +44,6 @@ mod x86;
 pub use bytemask::{eq_mask64, eq_mask64_scalar};
 pub use class::Class;
 pub use padded::eq_mask64_padded;
-pub use prefilter::Prefilter;
 
 use std::sync::atomic::{AtomicU8, Ordering};
 
