@@ -644,10 +644,6 @@ pub(crate) fn filter(
 /// without a branch. Shared by this filter and round 5's block filter.
 #[inline(always)]
 pub(crate) fn cut_runs(out: &mut String, qs: usize, starts: &[u16], keep: u64, gone: u64) {
-    // Two runs or more: one forward compaction (see [`compact_runs`]).
-    if (gone & !(gone << 1)).count_ones() >= 2 {
-        return compact_runs(out, qs, starts, keep, gone);
-    }
     let mut g = gone;
     while g != 0 {
         // `hi` the run's last parameter, `lo` the one after the last kept
@@ -661,47 +657,6 @@ pub(crate) fn cut_runs(out: &mut String, qs: usize, starts: &[u16], keep: u64, g
         out.drain(qs + a - before..qs + b - before);
         g &= (1u64 << lo).wrapping_sub(1);
     }
-}
-
-/// [`cut_runs`] as one forward pass (round 9): where each run's `drain`
-/// moved the whole tail after it (the rest of the query and the fragment),
-/// the kept runs after the first removed parameter are copied forward
-/// once, the tail after the query once, and the string truncated once.
-/// The kept runs are joined by `&`: a run with a kept parameter or the
-/// unjudged part before `from` in front of it takes the `&` before it,
-/// the first run of a query whose front went is copied without it; when
-/// nothing is kept, the query's `?` goes too (the caller handles that
-/// case alone, as before). Safe code moves bytes in a `Vec<u8>`: the
-/// string is taken as bytes and made a `String` again by
-/// `String::from_utf8`, whose check over the whole reference is the price
-/// (every cut starts at an `&` or the query's start and ends before an
-/// `&` or the query's end: ASCII boundaries, so the bytes stay UTF-8).
-fn compact_runs(out: &mut String, qs: usize, starts: &[u16], keep: u64, gone: u64) {
-    let n1 = 64 - (keep | gone).leading_zeros() as usize;
-    let qe = qs + usize::from(starts[n1 & 63]) - 1;
-    let first = gone.trailing_zeros() as usize;
-    let front = usize::from(starts[first & 63]);
-    let mut v = std::mem::take(out).into_bytes();
-    // Where the next kept run goes, and whether it takes its `&`.
-    let (mut w, mut sep) = match front {
-        0 => (qs, 0),
-        f => (qs + f - 1, 1),
-    };
-    let mut k = keep & !((1u64 << first) - 1);
-    while k != 0 {
-        let lo = k.trailing_zeros() as usize;
-        let hi = lo + (!(k >> lo)).trailing_zeros() as usize;
-        let a = qs + usize::from(starts[lo & 63]) - sep;
-        let b = qs + usize::from(starts[hi & 63]) - 1;
-        v.copy_within(a..b, w);
-        w += b - a;
-        sep = 1;
-        k &= k.wrapping_add(1u64 << lo);
-    }
-    let tail = v.len() - qe;
-    v.copy_within(qe.., w);
-    v.truncate(w + tail);
-    *out = String::from_utf8(v).expect("cuts at ASCII bytes keep UTF-8");
 }
 
 /// A seeded generator of numbers below `n` (SplitMix64) for the tests of
