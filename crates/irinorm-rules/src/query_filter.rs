@@ -27,6 +27,16 @@
 //! from the 16 bytes that end the query as one `u128` shifted down to it
 //! (zeros above end the name, as the padding did).
 //!
+//! Tried and dropped (round 9; BENCHMARKS.md, "Issue 14, round 8: crawler,
+//! a wide prefilter and one forward compaction"; the code is in the
+//! branch's history): a Teddy prefilter (SSSE3 nibble tables of the
+//! patterns' first two bytes, only its candidates judged) costs 130
+//! instructions per 64-byte block where the block's `&` mask costs ~21 and
+//! the judge ~15 per parameter, with one to three parameters per block on
+//! the data sets; the cuts as one forward compaction through `Vec<u8>`
+//! and `String::from_utf8` cost 403 per query against ~200 for the drains
+//! (`from_utf8` alone 190).
+//!
 //! The judge ([`QueryFilter::goes_bounded`]): the name's first 16 bytes as
 //! two words, case-folded; the bucket from the `key` bits of the first
 //! word (the shortest pattern's length in bytes, and up to four bits after

@@ -63,12 +63,14 @@ mod sse2 {
         crate::words::partial(r) as i64
     }
 
-    /// The 16 bytes at `at` (`at + 16 <= b.len()`): two checked words,
-    /// which the compiler merges into one unaligned load.
+    /// The 16 bytes at `at` (`at + 16 <= b.len()`): one checked `u128`,
+    /// which the compiler makes one unaligned load (two words of eight
+    /// bytes were a 16-byte load, the high half loaded again and merged).
     #[inline]
     #[target_feature(enable = "sse2")]
     fn load16(b: &[u8], at: usize) -> __m128i {
-        _mm_set_epi64x(word(&b[at + 8..at + 16]), word(&b[at..at + 8]))
+        let x = u128::from_le_bytes(b[at..at + 16].try_into().expect("16 bytes"));
+        _mm_set_epi64x((x >> 64) as i64, x as i64)
     }
 
     /// The bits of the 16-byte window at `p` (`p < b.len()`) equal to
