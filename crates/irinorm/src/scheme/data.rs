@@ -6,8 +6,9 @@
 use super::lower_outside_triplets;
 use crate::parse::split_trusted;
 
-/// Rung 2 for a normalized `data` reference; `None` when nothing changes
-/// or when there is no `,` (not a data URL: nothing is guessed).
+/// Rung 2 for a normalized `data` reference; `None` when nothing changes,
+/// when there is no `,`, or when what precedes the first `;` is neither
+/// empty nor one `type/subtype` (not a data URL: nothing is guessed).
 pub(crate) fn normalize(s: &str) -> Option<String> {
     let m = split_trusted(s);
     if m.authority(s).is_some() {
@@ -16,6 +17,9 @@ pub(crate) fn normalize(s: &str) -> Option<String> {
     let path = m.path(s);
     let comma = path.find(',')?;
     let meta = &path[..comma];
+    if !media_type(meta.split(';').next().unwrap_or("")) {
+        return None;
+    }
     let mut new_meta = String::with_capacity(meta.len());
     for (k, part) in meta.split(';').enumerate() {
         if k > 0 {
@@ -49,6 +53,19 @@ pub(crate) fn normalize(s: &str) -> Option<String> {
     Some(format!("{}{}{}", &s[..p], new_meta, &s[p + comma..]))
 }
 
+/// RFC 2397 §3 `mediatype := [ type "/" subtype ] *( ";" parameter )`,
+/// `type` and `subtype` RFC 2045 §5.1 tokens (never empty, never holding
+/// `/`). A path that starts with `/` therefore holds no media type: it is
+/// a `path-absolute` (RFC 3986 §3.3), and resolution (§5.2.3) merges
+/// against its segments, so lower-casing them would break invariant 4
+/// (`data:/Text/PLAIN;a,x` with `.a` resolves to `data:/Text/.a`, which is
+/// no data URL and keeps its case).
+fn media_type(t: &str) -> bool {
+    t.is_empty()
+        || t.split_once('/')
+            .is_some_and(|(ty, sub)| !ty.is_empty() && !sub.is_empty() && !sub.contains('/'))
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -66,5 +83,21 @@ mod tests {
         assert_eq!(normalize("data:,Hello%2C%20World"), None);
         assert_eq!(normalize("data:text/plain,ABC"), None);
         assert_eq!(normalize("data:nocomma"), None);
+        assert_eq!(
+            normalize("data:;Charset=UTF-8,x").as_deref(),
+            Some("data:;charset=utf-8,x")
+        );
+    }
+
+    #[test]
+    fn a_path_that_holds_no_media_type_is_left_alone() {
+        // A rooted path (empty type) and three segments: not RFC 2397's
+        // `type/subtype`. The first broke invariant 4 (prop_ladder's
+        // `resolution_commutes`, B = `data:/Text/PLAIN;Charset=UTF-8;
+        // BASE64,é`, R = `.a`).
+        assert_eq!(normalize("data:/Text/PLAIN;Charset=UTF-8;BASE64,x"), None);
+        assert_eq!(normalize("data:Text/Plain/X;BASE64,x"), None);
+        assert_eq!(normalize("data:Text;BASE64,x"), None);
+        assert_eq!(normalize("data:Text/;BASE64,x"), None);
     }
 }
