@@ -491,7 +491,11 @@ macro_rules! kernel {
                     any |= ok;
                     high |= hi;
                     adv = 2 * W - 2;
-                } else if m != 0 {
+                } else if !TRIP && m != 0 {
+                    // With triplets, a step that gets here has no stop
+                    // (`m | dense` was zero): the test is only for runs
+                    // without them (round 8: the compiler kept it, two
+                    // instructions per plain step of the path and query).
                     return stop_at(i, m, (any, high), (0, 0), first(mark_at, mark_bits), mk);
                 }
                 if MARK {
