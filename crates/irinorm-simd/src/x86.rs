@@ -123,13 +123,21 @@ impl T256 {
 }
 
 /// Nonzero lanes: the bytes of `c` in the class `table`.
+///
+/// The low nibble's lookup takes `c` itself as its index (round 8: one
+/// `and` less per window): `pshufb` reads an index's low four bits, and
+/// gives zero when its top bit is set, i.e. for a byte >= 0x80, which is
+/// never in a class (`class.rs`: ASCII only; `BIT` is zero for its high
+/// nibble anyway). So the answer is `LO[c & 15] & BIT[c >> 4]` for every
+/// byte, as before. The high nibble keeps its mask: `psrlw` shifts the
+/// next byte's low bits into bits 4-7 of every other lane, and bit 7 of
+/// an index would zero the lookup.
 #[target_feature(enable = "avx2")]
 #[inline]
 fn member256(table: __m256i, bit: __m256i, c: __m256i) -> __m256i {
     let nib = _mm256_set1_epi8(0x0f);
-    let lo = _mm256_and_si256(c, nib);
     let hi = _mm256_and_si256(_mm256_srli_epi16::<4>(c), nib);
-    _mm256_and_si256(_mm256_shuffle_epi8(table, lo), _mm256_shuffle_epi8(bit, hi))
+    _mm256_and_si256(_mm256_shuffle_epi8(table, c), _mm256_shuffle_epi8(bit, hi))
 }
 
 /// The stops of `c` (`p`: the window one byte earlier), the pair
@@ -304,10 +312,10 @@ impl T128 {
 #[target_feature(enable = "ssse3")]
 #[inline]
 fn member128(table: __m128i, bit: __m128i, c: __m128i) -> __m128i {
+    // As [`member256`]: `c` is its own low-nibble index.
     let nib = _mm_set1_epi8(0x0f);
-    let lo = _mm_and_si128(c, nib);
     let hi = _mm_and_si128(_mm_srli_epi16::<4>(c), nib);
-    _mm_and_si128(_mm_shuffle_epi8(table, lo), _mm_shuffle_epi8(bit, hi))
+    _mm_and_si128(_mm_shuffle_epi8(table, c), _mm_shuffle_epi8(bit, hi))
 }
 
 #[target_feature(enable = "ssse3")]
@@ -491,7 +499,11 @@ macro_rules! kernel {
                     any |= ok;
                     high |= hi;
                     adv = 2 * W - 2;
-                } else if m != 0 {
+                } else if !TRIP && m != 0 {
+                    // With triplets, a step that gets here has no stop
+                    // (`m | dense` was zero): the test is only for runs
+                    // without them (round 8: the compiler kept it, two
+                    // instructions per plain step of the path and query).
                     return stop_at(i, m, (any, high), (0, 0), first(mark_at, mark_bits), mk);
                 }
                 if MARK {
