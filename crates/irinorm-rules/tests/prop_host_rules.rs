@@ -997,3 +997,123 @@ fn directory_index_at_the_path_end_equals_the_reference() {
         }
     }
 }
+
+/// Tracking lists for [`merged_query_pass_equals_the_general_path`]:
+/// names, prefixes, a name in capitals (the list ignores case).
+const TRACKING: &[&str] = &[
+    "utm_*",
+    "utm_source",
+    "sid",
+    "REF",
+    "fbclid",
+    "x*",
+    "gclid",
+    "p",
+];
+/// Learned parameter rules of `a.test` on every path: exact names (some a
+/// case variant or an entry of the tracking list, some not of the merged
+/// filter's shape), defaults, and rules after the table in the fixed order.
+const LEARNED: &[&str] = &[
+    "rule = \"ignore-param\"\nname = \"sid\"\n",
+    "rule = \"ignore-param\"\nname = \"SessionId\"\n",
+    "rule = \"ignore-param\"\nname = \"ref\"\n",
+    "rule = \"ignore-param\"\nname = \"utm_x\"\n",
+    "rule = \"ignore-param\"\nname = \"a-b.c~d\"\n",
+    "rule = \"ignore-param\"\nname = \"k\"\n",
+    "rule = \"ignore-param\"\nname = \"a%20b\"\n",
+    "rule = \"ignore-param\"\nname = \"x*\"\n",
+    "rule = \"ignore-param\"\nname = \"abcdefghijklmnopq\"\n",
+    "rule = \"default-param\"\nname = \"lang\"\nvalue = \"en\"\n",
+    "rule = \"default-param\"\nname = \"k\"\nvalue = \"1\"\n",
+    "rule = \"sort-query\"\n",
+    "rule = \"lowercase-path\"\n",
+    "rule = \"substitute\"\nfrom = \"q=\"\nto = \"k=\"\n",
+    "rule = \"remove-trailing-slash\"\n",
+    "rule = \"alias-scheme\"\nto = \"https\"\n",
+    "path = \"/p\"\nrule = \"ignore-param\"\nname = \"sid\"\n",
+];
+const MERGE_PARAMS: &[&str] = &[
+    "",
+    "sid=1",
+    "SID=2",
+    "Sid",
+    "sid",
+    "ref=x",
+    "REF=y",
+    "utm_source=1",
+    "UTM_Source=2",
+    "utm_x=3",
+    "UTM_X=3",
+    "SessionId=9",
+    "sessionid=9",
+    "lang=en",
+    "lang=fr",
+    "k=1",
+    "k=2",
+    "k",
+    "q=1",
+    "x1",
+    "X=1",
+    "a-b.c~d=1",
+    "a%20b=1",
+    "p=",
+    "fbclid=z",
+    "%73id=1",
+    "id=5",
+    "abcdefghijklmnopq=1",
+    "abcdefghijklmnop=1",
+];
+
+proptest! {
+    #![proptest_config(ProptestConfig { cases: 2048, ..ProptestConfig::default() })]
+
+    /// Round 8's one query pass (`plan/query_pass.rs`): random tracking
+    /// lists merged with random learned parameter rules of a host, on
+    /// queries of case variants, long queries (several 64-byte blocks) and
+    /// fragments. The fused path (the merged pass, then the plan; debug
+    /// builds also compare every call inside) gives the text and the
+    /// rules listed of the general path, which runs the named rules then
+    /// the host rules in turn, and is idempotent.
+    #[test]
+    fn merged_query_pass_equals_the_general_path(
+        tracking in proptest::sample::subsequence(TRACKING.to_vec(), 0..=TRACKING.len()),
+        default_list in proptest::bool::ANY,
+        learned in proptest::sample::subsequence(LEARNED.to_vec(), 1..=LEARNED.len()),
+        urls in proptest::collection::vec(
+            (
+                pick(&["/", "/p", "/P/a/", "/p/x"]),
+                proptest::collection::vec(pick(MERGE_PARAMS), 0..12),
+                pick(&["", "#f"]),
+            ),
+            1..8,
+        ),
+    ) {
+        let mut c = Config::default();
+        if !default_list {
+            c.query_params = tracking.iter().map(|s| s.to_string()).collect();
+        }
+        let file: String = learned
+            .iter()
+            .map(|r| format!("[[host-rule]]\nhost = \"a.test\"\n{r}\n"))
+            .collect();
+        let mut s = irinorm::scheme::SchemeRegistry::builtin();
+        load_toml(&file, &mut c, &mut s).unwrap();
+        let p = Pipeline::new(
+            Normalizer::new(Options::new(Rung::Scheme, Form::Uri)),
+            irinorm_rules::Preset::Crawler.rule_set(),
+            c,
+        );
+        for (path, params, frag) in &urls {
+            let x = format!("http://a.test{path}?{}{frag}", params.join("&"));
+            let general = p.normalize(&x).unwrap();
+            let mut out = String::from("before ");
+            let mut applied = Vec::new();
+            p.normalize_into(&x, &mut out, &mut applied).unwrap();
+            prop_assert_eq!(&out["before ".len()..], &*general.text, "{}\n{:?}\n{}", x, tracking, file);
+            prop_assert_eq!(&applied, &general.applied, "{}\n{}", x, file);
+            let mut again = String::new();
+            p.normalize_into(&out["before ".len()..], &mut again, &mut Vec::new()).unwrap();
+            prop_assert_eq!(&again, &out["before ".len()..], "not idempotent: {}\n{}", x, file);
+        }
+    }
+}
