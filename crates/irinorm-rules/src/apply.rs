@@ -506,13 +506,7 @@ pub(crate) fn query_in_place_set(rules: RuleSet) -> Option<RuleSet> {
 /// rules, which cost a few percent of `crawler` on short URLs (issue 14).
 /// Other sets go to [`may_apply`].
 #[inline(always)]
-pub(crate) fn others_may_apply(
-    s: &str,
-    m: &Meta,
-    others: RuleSet,
-    config: &Config,
-    names: &Names,
-) -> bool {
+fn others_may_apply(s: &str, m: &Meta, others: RuleSet, config: &Config, names: &Names) -> bool {
     use RuleName as R;
     let host_only = others
         .without(R::RemoveTrailingHostDot)

@@ -1038,45 +1038,7 @@ pub(crate) fn fused(
     };
     let mut was = [0u8; KEEP];
     was[..text_len].copy_from_slice(&out.as_bytes()[start..]);
-    // The named rules' query filter and the plan's parameter table in one
-    // pass when the plan has one (round 8: `plan/query_pass.rs`), else the
-    // filter alone and the table in the plan.
-    let mut named_fired = None;
-    let mut learned_params = None;
-    if let (true, Some(others)) = (plans.has_query_pass(p), others) {
-        // Where `query_in_place` would hand the URL to the general path,
-        // or no host rule applies (`At::of`), this path does not run.
-        let mut o2 = o;
-        o2.fragment = None;
-        let frag = o.fragment;
-        if (others.is_empty()
-            || !crate::apply::others_may_apply(&out[start..], m, others, config, names))
-            && At::of(out, start, &o2).is_some()
-        {
-            if let Some(f) = frag {
-                out.truncate(start + f - 1);
-            }
-            let r = match o.query {
-                Some((qs, _)) => plans.run_query_pass(
-                    p,
-                    out,
-                    (start + o.path.0, start + o.path.1),
-                    start + qs - 1,
-                ),
-                None => Default::default(),
-            };
-            // As `query_in_place` lists them.
-            if r.named && !applied.contains(&R::RemoveQueryParams) {
-                applied.push(R::RemoveQueryParams);
-            }
-            if frag.is_some() && !applied.contains(&R::RemoveFragment) {
-                applied.push(R::RemoveFragment);
-            }
-            named_fired = Some(r.named || frag.is_some());
-            learned_params = Some(r.learned);
-        }
-    }
-    if named_fired.is_none() && !filter(out, applied) {
+    if !filter(out, applied) {
         return false;
     }
     let done = |out: &String, applied: &[crate::RuleName]| {
@@ -1090,10 +1052,9 @@ pub(crate) fn fused(
         true
     };
     // The query filter only cuts: it fired when the length changed.
-    let cut = out.len() - start != text_len;
-    let named_fired = named_fired.unwrap_or(cut);
+    let named_fired = out.len() - start != text_len;
     let mut o = o;
-    if cut {
+    if named_fired {
         // The filter cut parameters or the fragment (it removes a
         // fragment whenever one is there at this point: see the screen
         // above). A query, if one is left, still starts at the path's end.
@@ -1104,10 +1065,7 @@ pub(crate) fn fused(
     let Some(mut at) = At::of(out, start, &o) else {
         return done(out, applied);
     };
-    let ran = match learned_params {
-        Some(fired) => plans.run_after_query_pass(p, out, &mut at, fired),
-        None => plans.run(p, out, &mut at),
-    };
+    let ran = plans.run(p, out, &mut at);
     if !ran.any {
         return done(out, applied);
     }

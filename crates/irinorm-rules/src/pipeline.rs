@@ -83,14 +83,6 @@ impl Pipeline {
                 None => named.is_empty().then_some(None),
             })
             .flatten();
-        let mut names = names;
-        if matches!(fused, Some(Some(_))) && named.contains(RuleName::RemoveQueryParams) {
-            // The fused path's query pass: the tracking list and each
-            // host's learned names as one filter (issue 11, round 8).
-            if let Some(plans) = names.host_rules.plans.as_mut() {
-                plans.merge_query_params(&config.query_params);
-            }
-        }
         Pipeline {
             normalizer,
             rules,

@@ -38,10 +38,8 @@ use rustc_hash::FxHashMap;
 use super::{has_dot_segment, has_upper_outside_triplets, param_name, HostRule, HostRuleKind};
 
 mod first_round;
-mod query_pass;
 
 use first_round::{FirstRound, Outcome};
-use query_pass::QueryPass;
 
 /// Components, as bits of [`Step::reads`] and [`Step::writes`].
 const SCHEME: u8 = 1;
@@ -220,10 +218,6 @@ struct Plan {
     /// plan whose steps hold on every path ([`FirstRound::new`]); `None`:
     /// the step loop.
     round1: Option<Box<FirstRound>>,
-    /// The named rules' query filter and this plan's parameter table in
-    /// one pass ([`QueryPass`]), when [`Plans::merge_query_params`] could
-    /// compile it for this plan.
-    query_pass: Option<Box<QueryPass>>,
 }
 
 /// The plans of a settings file, by exact host.
@@ -231,9 +225,6 @@ struct Plan {
 pub(crate) struct Plans {
     hosts: HostTable,
     plans: Vec<Plan>,
-    /// The named rules' tracking list compiled ([`Plans::merge_query_params`]):
-    /// which of the parameters [`QueryPass`] removes are `crawler`'s.
-    tracking: Option<Box<crate::query_filter::QueryFilter>>,
 }
 
 /// The little-endian word of `b[i..i + 8]`.
@@ -588,54 +579,7 @@ impl Plans {
         Some(Plans {
             hosts: HostTable::new(hosts.iter().map(|(h, _)| (*h).into()).collect()),
             plans,
-            tracking: None,
         })
-    }
-
-    /// Compiles, for each plan that allows it, the named rules' query
-    /// filter (the tracking list `patterns`) and the plan's parameter table
-    /// into one pass ([`QueryPass::new`] says which plans). Called once,
-    /// when the pipeline is built, and only when `remove-query-params` is
-    /// one of the named rules.
-    pub(crate) fn merge_query_params(&mut self, patterns: &[String]) {
-        let Some(tracking) = crate::query_filter::QueryFilter::new(patterns) else {
-            return;
-        };
-        for p in self.plans.iter_mut() {
-            p.query_pass = p
-                .round1
-                .as_deref()
-                .and_then(|r| QueryPass::new(r, patterns))
-                .map(Box::new);
-        }
-        self.tracking = Some(Box::new(tracking));
-    }
-
-    /// Whether plan `p` has a one-pass query filter
-    /// ([`Plans::merge_query_params`]).
-    #[inline]
-    pub(crate) fn has_query_pass(&self, p: u32) -> bool {
-        self.plans[p as usize].query_pass.is_some()
-    }
-
-    /// [`QueryPass::run`] of plan `p` (which [`Plans::has_query_pass`]) on
-    /// the query that ends `out` after the `?` at `qm`, its path
-    /// `out[path.0..path.1]`.
-    pub(crate) fn run_query_pass(
-        &self,
-        p: u32,
-        out: &mut String,
-        path: (usize, usize),
-        qm: usize,
-    ) -> query_pass::Removed {
-        let plan = &self.plans[p as usize];
-        match (&plan.query_pass, &plan.round1, &self.tracking) {
-            (Some(qp), Some(r), Some(tracking)) => match &r.params {
-                Some((_, table)) => qp.run(tracking, table, out, path, qm),
-                None => unreachable!("QueryPass::new wants a table"),
-            },
-            _ => unreachable!("has_query_pass"),
-        }
     }
 
     /// The plan of `host`.
@@ -648,38 +592,18 @@ impl Plans {
     /// order until one changes nothing (each rule shortens or reorders,
     /// so this ends; bounded anyway, as the first implementation).
     pub(crate) fn run(&self, p: u32, out: &mut String, at: &mut At) -> Ran {
-        self.run_with::<true>(p, out, at, None)
-    }
-
-    /// [`Plans::run`] after [`QueryPass::run`] did the first round's
-    /// parameter table of plan `p` (`learned`: it removed a parameter).
-    pub(crate) fn run_after_query_pass(
-        &self,
-        p: u32,
-        out: &mut String,
-        at: &mut At,
-        learned: bool,
-    ) -> Ran {
-        self.run_with::<true>(p, out, at, Some(learned))
+        self.run_with::<true>(p, out, at)
     }
 
     /// [`Plans::run`] with every first round by the step loop, not by the
     /// compiled pass ([`FirstRound`]): the oracle of the tests.
     pub(crate) fn run_stepwise(&self, p: u32, out: &mut String, at: &mut At) -> Ran {
-        self.run_with::<false>(p, out, at, None)
+        self.run_with::<false>(p, out, at)
     }
 
     /// [`Plans::run`]; `COMPILED`: compiled first rounds where a plan has
-    /// one. `params`: the first plan's first-round parameter table was
-    /// done by [`QueryPass::run`] (whether it fired); that plan has a
-    /// compiled first round ([`QueryPass::new`]).
-    fn run_with<const COMPILED: bool>(
-        &self,
-        p: u32,
-        out: &mut String,
-        at: &mut At,
-        mut params: Option<bool>,
-    ) -> Ran {
+    /// one.
+    fn run_with<const COMPILED: bool>(&self, p: u32, out: &mut String, at: &mut At) -> Ran {
         let mut plan = &self.plans[p as usize];
         let mut ran = Ran::default();
         let mut rounds = 1u32;
@@ -744,7 +668,7 @@ impl Plans {
             let mut need = 0u64;
             let mut fired_in_round = false;
             if let Some(r) = plan.round1.as_deref().filter(|_| COMPILED) {
-                match r.run(plan, out, at, &mut ran, params.take()) {
+                match r.run(plan, out, at, &mut ran) {
                     Outcome::Alias(target) => next_plan!(target),
                     Outcome::Need(woken) => need = woken,
                 }
@@ -1050,7 +974,6 @@ impl Plan {
             first,
             chain: None,
             round1: None,
-            query_pass: None,
         }
     }
 }
@@ -1183,57 +1106,6 @@ fn params(q: &[u8]) -> impl Iterator<Item = (usize, usize)> + '_ {
     })
 }
 
-/// Whether the parameter `q[a..b]` of a query after the path `path`, its
-/// name ending at `e`, goes by `table`: a function inline, not a closure
-/// (the closure was a call per parameter, with its captures: issue 11).
-#[inline(always)]
-fn param_goes(table: &ParamTable, q: &[u8], path: &[u8], a: usize, e: usize, b: usize) -> bool {
-    let n = &q[a..e];
-    if !table.may_hold(n) {
-        return false;
-    }
-    let v = if e < b { &q[e + 1..b] } else { &[][..] };
-    table.entries.iter().any(|p| {
-        same_bytes(p.name.as_bytes(), n)
-            && p.value
-                .as_deref()
-                .is_none_or(|d| same_bytes(d.as_bytes(), v))
-            && p.prefix.as_deref().is_none_or(|pre| {
-                // Word-wise, inline: `starts_with` is a `bcmp` call
-                // per entry with a prefix (issue 11).
-                let pre = pre.as_bytes();
-                path.len() >= pre.len() && same_bytes(&path[..pre.len()], pre)
-            })
-    })
-}
-
-/// Cuts the parameters `cuts` (ranges in `out`, in order) out of the query
-/// whose `?` is at `qm`, the first kept parameter starting at `first_kept`
-/// (`None`: none is kept, and the `?` goes too). Returns whether a query
-/// is left.
-fn cut_params(
-    out: &mut String,
-    qm: usize,
-    cuts: impl DoubleEndedIterator<Item = (usize, usize)>,
-    first_kept: Option<usize>,
-) -> bool {
-    let Some(f) = first_kept else {
-        out.truncate(qm);
-        return false;
-    };
-    // Cut in place from the end backwards (the offsets before a cut stay
-    // right): a parameter before the first kept one goes with the `&`
-    // after it, a later one with the `&` before it.
-    for (a, b) in cuts.rev() {
-        if a > f {
-            out.replace_range(a - 1..b, "");
-        } else {
-            out.replace_range(a..b + 1, "");
-        }
-    }
-    true
-}
-
 /// The ignored and default parameters of the host, out of the query in
 /// one pass: a parameter goes when some entry whose path prefix holds
 /// takes it (as the rules in turn would); no query when none is left.
@@ -1246,6 +1118,29 @@ fn remove_params(table: &ParamTable, out: &mut String, at: &mut At) -> bool {
     // Bytes: no `str` boundary checks, names compared word-wise.
     let path = &out.as_bytes()[at.path..qm];
     let q = &out.as_bytes()[qs..qe];
+    // Whether the parameter `q[a..b]`, its name ending at `e`, goes: a
+    // function inline, not a closure (the closure was a call per
+    // parameter, with its captures: issue 11).
+    #[inline(always)]
+    fn goes(table: &ParamTable, q: &[u8], path: &[u8], a: usize, e: usize, b: usize) -> bool {
+        let n = &q[a..e];
+        if !table.may_hold(n) {
+            return false;
+        }
+        let v = if e < b { &q[e + 1..b] } else { &[][..] };
+        table.entries.iter().any(|p| {
+            same_bytes(p.name.as_bytes(), n)
+                && p.value
+                    .as_deref()
+                    .is_none_or(|d| same_bytes(d.as_bytes(), v))
+                && p.prefix.as_deref().is_none_or(|pre| {
+                    // Word-wise, inline: `starts_with` is a `bcmp` call
+                    // per entry with a prefix (issue 11).
+                    let pre = pre.as_bytes();
+                    path.len() >= pre.len() && same_bytes(&path[..pre.len()], pre)
+                })
+        })
+    }
     // The parameters that go, and where the first kept one starts. Eight
     // on the stack (128 bytes, zeroed inline: 32 cost a `memset` call per
     // query looked at, 1.2% of the learned crawl's instructions), the rest
@@ -1259,7 +1154,7 @@ fn remove_params(table: &ParamTable, out: &mut String, at: &mut At) -> bool {
     macro_rules! judge {
         ($a:expr, $e:expr, $b:expr) => {{
             let (a, e, b) = ($a, $e, $b);
-            if param_goes(table, q, path, a, e, b) {
+            if goes(table, q, path, a, e, b) {
                 if n < cuts.len() {
                     cuts[n] = (qs + a, qs + b);
                     n += 1;
@@ -1312,13 +1207,20 @@ fn remove_params(table: &ParamTable, out: &mut String, at: &mut At) -> bool {
     if n == 0 {
         return false;
     }
-    if !cut_params(
-        out,
-        qm,
-        cuts[..n].iter().chain(more.iter()).copied(),
-        first_kept,
-    ) {
+    let Some(f) = first_kept else {
+        out.truncate(qm);
         at.query = None;
+        return true;
+    };
+    // Cut in place from the end backwards (the offsets before a cut stay
+    // right): a parameter before the first kept one goes with the `&`
+    // after it, a later one with the `&` before it.
+    for &(a, b) in cuts[..n].iter().chain(more.iter()).rev() {
+        if a > f {
+            out.replace_range(a - 1..b, "");
+        } else {
+            out.replace_range(a..b + 1, "");
+        }
     }
     true
 }

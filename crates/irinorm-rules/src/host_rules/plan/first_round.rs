@@ -34,8 +34,8 @@ use super::{
 #[derive(Clone, Debug)]
 pub(super) struct FirstRound {
     scheme: Option<(u8, Box<str>)>,
-    pub(super) host: Option<(Box<str>, Option<u32>)>,
-    pub(super) params: Option<(u8, Box<ParamTable>)>,
+    host: Option<(Box<str>, Option<u32>)>,
+    params: Option<(u8, Box<ParamTable>)>,
     sort: Option<u8>,
     lower: Option<u8>,
     /// Substitutions in order, with their screen ([`super::Step::screen`];
@@ -109,21 +109,10 @@ impl FirstRound {
     }
 
     /// The first round of `plan` (whose round this is) on the URL at `at`.
-    /// `params`: the parameter table was already judged, in the named
-    /// rules' query pass ([`super::QueryPass`]), and whether it removed a
-    /// parameter; the step is then not run again (it is idempotent and
-    /// nothing before it in the round writes the query or the path).
     // The last steps' `fired!` clears a screen no later step reads.
     #[allow(unused_assignments)]
     #[inline]
-    pub(super) fn run(
-        &self,
-        plan: &Plan,
-        out: &mut String,
-        at: &mut At,
-        ran: &mut Ran,
-        params: Option<bool>,
-    ) -> Outcome {
+    pub(super) fn run(&self, plan: &Plan, out: &mut String, at: &mut At, ran: &mut Ran) -> Outcome {
         let mut need = 0u64;
         // The screens `path?query` meets: computed when a screened step
         // first looks, again after a change of the path or query.
@@ -165,11 +154,7 @@ impl FirstRound {
             }
         }
         if let Some((k, t)) = &self.params {
-            let fired = match params {
-                Some(fired) => fired,
-                None => at.query.is_some() && remove_params(t, out, at),
-            };
-            if fired {
+            if at.query.is_some() && remove_params(t, out, at) {
                 fired!(*k);
             }
         }
