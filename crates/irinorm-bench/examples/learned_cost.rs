@@ -6,7 +6,9 @@
 //! `crawler` and the rules (MODE `learned`); only that loop is counted.
 //! With a third argument `corpora`, the URLs are those of the shared
 //! corpora instead, whose hosts have no rules (what a host without rules
-//! costs). BENCHMARKS.md ("Learned rules") has the figures.
+//! costs; any other third argument: the crawl). A fourth argument `text`
+//! runs the pipeline `unlisted` (a bulk `normalize` that writes only the
+//! text: no list of the rules that fired). BENCHMARKS.md ("Learned rules") has the figures.
 
 use irinorm::ladder::{Normalizer, Options};
 use irinorm_learn::{learn, sim};
@@ -41,6 +43,10 @@ fn main() {
             },
         ),
         other => panic!("mode {other:?}: crawler or learned"),
+    };
+    let p = match args.get(4).map(String::as_str) {
+        Some("text") => p.unlisted(),
+        _ => p,
     };
     let n = irinorm_bench::run_loop(&p, &urls, reps);
     eprintln!("{mode}: {} URLs x {reps}, {n} bytes out", urls.len());

@@ -9,6 +9,7 @@ use irinorm::{split_trusted, Meta, ParseError};
 
 use crate::apply::{apply_split, query_in_place, query_in_place_set, Fired, Names};
 use crate::config::Config;
+use crate::host_rules::Fused;
 use crate::preset::Preset;
 use crate::rule::{RuleName, RuleSet};
 
@@ -53,6 +54,10 @@ pub struct Pipeline {
     /// ([`crate::host_rules::fused`]), with what [`query_in_place`] screens
     /// of the named rules (`None` when there are none).
     fused: Option<Option<RuleSet>>,
+    /// [`Pipeline::unlisted`] with a fused path: [`Pipeline::normalize_into`]
+    /// takes [`Pipeline::normalize_unlisted`] (one flag, tested once per
+    /// URL).
+    unlisted_fused: bool,
 }
 
 impl Pipeline {
@@ -91,7 +96,23 @@ impl Pipeline {
             safebrowsing: false,
             query_fast: query_in_place_set(rules),
             fused,
+            unlisted_fused: false,
         }
+    }
+
+    /// This pipeline for a caller that reads only the text of
+    /// [`Pipeline::normalize_into`], not its list of the rules that fired
+    /// (a bulk run that writes the normal forms: no `explain`, no JSON
+    /// `applied` field). The text is the same; the list is then
+    /// incomplete. With a learned rules file the fused path then keeps no
+    /// copy of the ladder's text per URL (issue 11, round 8: BENCHMARKS.md
+    /// "Issue 11, round 8"); in the rare case where the host rules' output
+    /// meets a named rule, the ladder's text is written again from the
+    /// input for the general path. A flag of the pipeline, set once: no
+    /// work per URL; without a rules file it changes nothing.
+    pub fn unlisted(mut self) -> Self {
+        self.unlisted_fused = self.fused.is_some();
+        self
     }
 
     /// This pipeline computing the key of a lookup-key preset
@@ -183,10 +204,103 @@ impl Pipeline {
             self.safebrowsing_into(input, out)?;
             return Ok(Vec::new());
         }
+        if self.unlisted_fused {
+            return self.normalize_unlisted(input, out, applied);
+        }
         let start = out.len();
         let (w, meta) = self.normalizer.normalize_into_split(input, out)?;
         self.rules_in_place(out, start, meta, applied);
         Ok(w)
+    }
+
+    /// [`Pipeline::normalize_into`] of an [`Pipeline::unlisted`] pipeline
+    /// with a learned rules file: the fused path without the copy of the
+    /// ladder's text, in its own instance and apart, so that the listed
+    /// path and `crawler`'s stay as they were (issue 14's figures).
+    #[inline(never)]
+    fn normalize_unlisted(
+        &self,
+        input: &str,
+        out: &mut String,
+        applied: &mut Vec<RuleName>,
+    ) -> Result<Vec<Warning>, ParseError> {
+        let start = out.len();
+        let (w, meta) = self.normalizer.normalize_into_split(input, out)?;
+        let split;
+        let meta = match &meta {
+            Some(m) => m,
+            None => {
+                split = split_trusted(&out[start..]);
+                &split
+            }
+        };
+        let Some(others) = self.fused else {
+            unreachable!("unlisted_fused: a fused path");
+        };
+        let fused = crate::host_rules::fused::<false>(
+            out,
+            start,
+            meta,
+            self.rules,
+            others,
+            &self.config,
+            &self.names,
+            self.rung(),
+            applied,
+        );
+        match fused {
+            Fused::Done => {}
+            Fused::General => self.rules_general(out, start, meta, applied),
+            Fused::Redo => {
+                // Rare: the host rules' output met a named rule. Written
+                // again from the input (the same text: the ladder is a
+                // function of it).
+                let (_, m) = self.normalizer.normalize_into_split(input, out)?;
+                let again = m.unwrap_or_else(|| split_trusted(&out[start..]));
+                self.rules_general(out, start, &again, applied);
+            }
+        }
+        Ok(w)
+    }
+
+    /// The rules after the fused path declined: the in-place query filter
+    /// when the set allows it, else [`apply_split`] (what
+    /// [`Pipeline::rules_in_place`] does after its fused path, written
+    /// there inline for `crawler`'s figures).
+    fn rules_general(
+        &self,
+        out: &mut String,
+        start: usize,
+        meta: &Meta,
+        applied: &mut Vec<RuleName>,
+    ) {
+        if let Some(others) = self.query_fast {
+            if query_in_place(
+                out,
+                start,
+                meta,
+                self.rules,
+                others,
+                &self.config,
+                &self.names,
+                applied,
+            ) {
+                return;
+            }
+        }
+        if let Some(new) = apply_split(
+            &out[start..],
+            meta,
+            self.rules,
+            &self.config,
+            &self.names,
+            self.rung(),
+            applied,
+            None,
+        ) {
+            out.truncate(start);
+            out.push_str(&new);
+        }
     }
 
     /// [`crate::host_rules::fused`]: whether it did the work. Apart, so
@@ -201,7 +315,7 @@ impl Pipeline {
         applied: &mut Vec<RuleName>,
         others: Option<RuleSet>,
     ) -> bool {
-        crate::host_rules::fused(
+        crate::host_rules::fused::<true>(
             out,
             start,
             meta,
@@ -211,7 +325,7 @@ impl Pipeline {
             &self.names,
             self.rung(),
             applied,
-        )
+        ) == Fused::Done
     }
 
     /// The rules on `out[start..]`, whose components are `meta` when the
@@ -357,6 +471,7 @@ impl Pipeline {
                 safebrowsing: false,
                 query_fast: self.query_fast,
                 fused: self.fused,
+                unlisted_fused: self.unlisted_fused,
             };
             if p.equivalent(a, b)? {
                 return Ok(Some(rung));

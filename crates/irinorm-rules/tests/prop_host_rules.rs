@@ -683,6 +683,10 @@ proptest! {
             p.normalize_into(&x, &mut out, &mut applied).unwrap();
             prop_assert_eq!(&out["before ".len()..], &*general.text, "{}\n{}", x, rules.concat());
             prop_assert_eq!(&applied, &general.applied);
+            // Without the list (round 8: no copy of the ladder's text).
+            let mut text = String::from("before ");
+            p.clone().unlisted().normalize_into(&x, &mut text, &mut Vec::new()).unwrap();
+            prop_assert_eq!(&text, &out, "unlisted, {}\n{}", x, rules.concat());
             let mut again = String::new();
             p.normalize_into(&out["before ".len()..], &mut again, &mut Vec::new()).unwrap();
             prop_assert_eq!(&again, &out["before ".len()..], "not idempotent: {}\n{}", x, rules.concat());
@@ -715,6 +719,13 @@ fn fused_path_redoes_when_rules_make_work_for_named_rules() {
         ]
     );
     assert_eq!(p.normalize(x).unwrap().applied, applied);
+    // Without the list the fused path keeps no copy of the ladder's text:
+    // here it hands the reference back to be written again (round 8).
+    let mut text = String::from("kept ");
+    p.unlisted()
+        .normalize_into(x, &mut text, &mut Vec::new())
+        .unwrap();
+    assert_eq!(text, "kept http://a.test/p?b=2");
 }
 
 /// Host aliases whose target a named rule of `crawler` changes (a
@@ -1113,6 +1124,9 @@ proptest! {
             p.normalize_into(&x, &mut out, &mut applied).unwrap();
             prop_assert_eq!(&out["before ".len()..], &*general.text, "{}\n{:?}\n{}", x, tracking, file);
             prop_assert_eq!(&applied, &general.applied, "{}\n{}", x, file);
+            let mut text = String::from("before ");
+            p.clone().unlisted().normalize_into(&x, &mut text, &mut Vec::new()).unwrap();
+            prop_assert_eq!(&text, &out, "unlisted, {}\n{}", x, file);
             let mut again = String::new();
             p.normalize_into(&out["before ".len()..], &mut again, &mut Vec::new()).unwrap();
             prop_assert_eq!(&again, &out["before ".len()..], "not idempotent: {}\n{}", x, file);
