@@ -54,10 +54,6 @@ pub struct Pipeline {
     /// ([`crate::host_rules::fused`]), with what [`query_in_place`] screens
     /// of the named rules (`None` when there are none).
     fused: Option<Option<RuleSet>>,
-    /// [`Pipeline::unlisted`] with a fused path: [`Pipeline::normalize_into`]
-    /// takes [`Pipeline::normalize_unlisted`] (one flag, tested once per
-    /// URL).
-    unlisted_fused: bool,
 }
 
 impl Pipeline {
@@ -96,23 +92,7 @@ impl Pipeline {
             safebrowsing: false,
             query_fast: query_in_place_set(rules),
             fused,
-            unlisted_fused: false,
         }
-    }
-
-    /// This pipeline for a caller that reads only the text of
-    /// [`Pipeline::normalize_into`], not its list of the rules that fired
-    /// (a bulk run that writes the normal forms: no `explain`, no JSON
-    /// `applied` field). The text is the same; the list is then
-    /// incomplete. With a learned rules file the fused path then keeps no
-    /// copy of the ladder's text per URL (issue 11, round 8: BENCHMARKS.md
-    /// "Issue 11, round 8"); in the rare case where the host rules' output
-    /// meets a named rule, the ladder's text is written again from the
-    /// input for the general path. A flag of the pipeline, set once: no
-    /// work per URL; without a rules file it changes nothing.
-    pub fn unlisted(mut self) -> Self {
-        self.unlisted_fused = self.fused.is_some();
-        self
     }
 
     /// This pipeline computing the key of a lookup-key preset
@@ -204,19 +184,37 @@ impl Pipeline {
             self.safebrowsing_into(input, out)?;
             return Ok(Vec::new());
         }
-        if self.unlisted_fused {
-            return self.normalize_unlisted(input, out, applied);
-        }
         let start = out.len();
         let (w, meta) = self.normalizer.normalize_into_split(input, out)?;
         self.rules_in_place(out, start, meta, applied);
         Ok(w)
     }
 
-    /// [`Pipeline::normalize_into`] of an [`Pipeline::unlisted`] pipeline
-    /// with a learned rules file: the fused path without the copy of the
-    /// ladder's text, in its own instance and apart, so that the listed
-    /// path and `crawler`'s stay as they were (issue 14's figures).
+    /// [`Pipeline::normalize_into`] for a caller that reads only the text,
+    /// not the list of the rules that fired (a bulk run that writes the
+    /// normal forms: no `explain`, no JSON `applied` field): the same text;
+    /// `applied` is then incomplete. With a learned rules file the fused
+    /// path keeps no copy of the ladder's text per URL (issue 11, round 8:
+    /// BENCHMARKS.md "Issue 11, round 8"); in the rare case where the host
+    /// rules' output meets a named rule, the ladder's text is written again
+    /// from the input for the general path. The flag is the call: no work
+    /// per URL, and [`Pipeline::normalize_into`] and `crawler`'s path stay
+    /// as they were (a flag of the pipeline tested in `normalize_into`
+    /// cost `crawler` 1.8-2.4% by instructions in the bench's loop).
+    pub fn normalize_text_into(
+        &self,
+        input: &str,
+        out: &mut String,
+        applied: &mut Vec<RuleName>,
+    ) -> Result<Vec<Warning>, ParseError> {
+        match self.fused {
+            Some(_) if !self.safebrowsing => self.normalize_unlisted(input, out, applied),
+            _ => self.normalize_into(input, out, applied),
+        }
+    }
+
+    /// [`Pipeline::normalize_text_into`] with a fused path: its own
+    /// instance of it, without the copy.
     #[inline(never)]
     fn normalize_unlisted(
         &self,
@@ -235,7 +233,7 @@ impl Pipeline {
             }
         };
         let Some(others) = self.fused else {
-            unreachable!("unlisted_fused: a fused path");
+            unreachable!("normalize_text_into: a fused path");
         };
         let fused = crate::host_rules::fused::<false>(
             out,
@@ -471,7 +469,6 @@ impl Pipeline {
                 safebrowsing: false,
                 query_fast: self.query_fast,
                 fused: self.fused,
-                unlisted_fused: self.unlisted_fused,
             };
             if p.equivalent(a, b)? {
                 return Ok(Some(rung));
