@@ -950,18 +950,29 @@ fn truncate(c: &mut Cow<'_, str>, len: usize) {
 /// `others`, what [`crate::apply::query_in_place`] leaves to its screen
 /// of the set without `host-rules` (`None` when that is empty).
 ///
-/// `true`: `out[start..]` and `applied` are what
+/// [`Fused::Done`]: `out[start..]` and `applied` are what
 /// [`crate::apply::apply_split`] with the whole set gives (debug builds
-/// check every call). `false`: this case is for the general path, and
-/// `out` and `applied` are as they were (the text is put back when the
-/// host rules' output meets a named rule: a host alias or a substitution
-/// that spells a tracking parameter, where the sections run again).
+/// check every call; with `LISTED` false, `applied` is not complete and
+/// only the text is). [`Fused::General`]: this case is for the general
+/// path, and `out` and `applied` are as they were (the text is put back
+/// when the host rules' output meets a named rule: a host alias or a
+/// substitution that spells a tracking parameter, where the sections run
+/// again). [`Fused::Redo`], only when `LISTED` is false: as `General`, but
+/// the ladder's text is not kept (no copy of it per URL: issue 11, round
+/// 8), so the caller writes it again from the input and takes the general
+/// path; `applied` is then scratch.
+///
+/// `LISTED`: the caller wants `applied` complete. The copy of the
+/// ladder's text serves two things: putting the text back for the general
+/// path (rare: the named rules' screen after the plan) and telling whether
+/// rules that fired undid each other, which only decides whether
+/// `host-rules` is listed. Without a list, neither needs the copy.
 ///
 /// The work: the named rules' query filter in place, the host's plan in
 /// place, and the named rules' screen on the result, which says for
 /// nearly every reference that another round would change nothing.
 #[allow(clippy::too_many_arguments)]
-pub(crate) fn fused(
+pub(crate) fn fused<const LISTED: bool>(
     out: &mut String,
     start: usize,
     m: &irinorm::Meta,
@@ -971,12 +982,13 @@ pub(crate) fn fused(
     names: &crate::apply::Names,
     rung: irinorm::ladder::Rung,
     applied: &mut Vec<crate::RuleName>,
-) -> bool {
+) -> Fused {
+    let listed = LISTED;
     use crate::apply::{is_broad, query_in_place};
     use crate::RuleName as R;
     use irinorm::host::HostKind;
     let Some(plans) = &names.host_rules.plans else {
-        return false;
+        return Fused::General;
     };
     let named = rules.without(R::HostRules);
     // The text as the ladder left it, on the stack (no allocation): to
@@ -995,7 +1007,7 @@ pub(crate) fn fused(
     // (From the offsets: `Meta::fragment` would slice the `str`, whose
     // boundary checks cost a host without rules about 20 instructions.)
     if is_broad(named) || (o.fragment.is_some() && !named.contains(R::RemoveFragment)) {
-        return false;
+        return Fused::General;
     }
     // The host's plan, looked up on the ladder's text.
     let plan = match (m.host_kind(), o.host) {
@@ -1004,8 +1016,8 @@ pub(crate) fn fused(
         }
         _ => None,
     };
-    if plan.is_some() && text_len > KEEP {
-        return false;
+    if plan.is_some() && listed && text_len > KEEP {
+        return Fused::General;
     }
     let applied_len = applied.len();
     #[cfg(debug_assertions)]
@@ -1026,7 +1038,7 @@ pub(crate) fn fused(
         // No rules for the host (the common case of most files): the
         // named rules' result is the result.
         if !filter(out, applied) {
-            return false;
+            return Fused::General;
         }
         #[cfg(debug_assertions)]
         assert_eq!(
@@ -1034,22 +1046,32 @@ pub(crate) fn fused(
             (expected.0.as_str(), &expected.1[..]),
             "the fused host rules differ from apply_split"
         );
-        return true;
+        return Fused::Done;
     };
+    // The ladder's text, kept only when the rules that fired are listed
+    // (see above; round 8: the copy, its compare and the list's upkeep
+    // were about 96 instructions per URL of the learned crawl).
     let mut was = [0u8; KEEP];
-    was[..text_len].copy_from_slice(&out.as_bytes()[start..]);
+    if listed {
+        was[..text_len].copy_from_slice(&out.as_bytes()[start..]);
+    }
     if !filter(out, applied) {
-        return false;
+        return Fused::General;
     }
     let done = |out: &String, applied: &[crate::RuleName]| {
         #[cfg(debug_assertions)]
-        assert_eq!(
-            (&out[start..], applied),
-            (expected.0.as_str(), &expected.1[..]),
-            "the fused host rules differ from apply_split"
-        );
+        {
+            assert_eq!(
+                &out[start..],
+                expected.0.as_str(),
+                "the fused host rules differ from apply_split"
+            );
+            if listed {
+                assert_eq!(applied, &expected.1[..], "the fused host rules' list");
+            }
+        }
         let _ = (out, applied);
-        true
+        Fused::Done
     };
     // The query filter only cuts: it fired when the length changed.
     let named_fired = out.len() - start != text_len;
@@ -1071,7 +1093,7 @@ pub(crate) fn fused(
     }
     // The general path counts `host-rules` as applied when it fired and
     // something changed, or when the named rules changed something too.
-    if !named_fired && out.as_bytes()[start..] == was[..text_len] {
+    if listed && !named_fired && out.as_bytes()[start..] == was[..text_len] {
         return done(out, applied);
     }
     // In the order of application: before remove-fragment. One walk of
@@ -1079,14 +1101,14 @@ pub(crate) fn fused(
     // comes after (issue 11: `contains`, `position` and `Vec::insert`'s
     // call were 1.6 M instructions on the learned crawl).
     let mut at_fragment = None;
-    let mut listed = false;
-    for (i, &r) in applied.iter().enumerate() {
-        listed |= r == R::HostRules;
+    let mut there = !listed;
+    for (i, &r) in applied.iter().enumerate().filter(|_| listed) {
+        there |= r == R::HostRules;
         if r == R::RemoveFragment && at_fragment.is_none() {
             at_fragment = Some(i);
         }
     }
-    if !listed {
+    if !there {
         match at_fragment {
             None => applied.push(R::HostRules),
             Some(i) => applied.insert(i, R::HostRules),
@@ -1120,14 +1142,30 @@ pub(crate) fn fused(
         };
         let view = InBuffer { out, at: &at, kind };
         if crate::apply::may_apply_to(&view, named, config, names) {
-            // Put back for the general path.
+            // Put back for the general path, or, with no copy kept, left to
+            // the caller to write again.
             out.truncate(start);
-            out.push_str(std::str::from_utf8(&was[..text_len]).expect("copied from a str"));
             applied.truncate(applied_len);
-            return false;
+            if !listed {
+                return Fused::Redo;
+            }
+            out.push_str(std::str::from_utf8(&was[..text_len]).expect("copied from a str"));
+            return Fused::General;
         }
     }
     done(out, applied)
+}
+
+/// What [`fused`] did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub(crate) enum Fused {
+    /// The rules are applied.
+    Done,
+    /// `out` is as it was: the general path's case.
+    General,
+    /// `out` ends at the URL's start: the ladder's text must be written
+    /// again, then the general path taken (only without a list).
+    Redo,
 }
 
 /// The components of the URL at `at` in `out`, for the named rules'

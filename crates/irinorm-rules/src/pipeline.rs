@@ -9,6 +9,7 @@ use irinorm::{split_trusted, Meta, ParseError};
 
 use crate::apply::{apply_split, query_in_place, query_in_place_set, Fired, Names};
 use crate::config::Config;
+use crate::host_rules::Fused;
 use crate::preset::Preset;
 use crate::rule::{RuleName, RuleSet};
 
@@ -189,6 +190,117 @@ impl Pipeline {
         Ok(w)
     }
 
+    /// [`Pipeline::normalize_into`] for a caller that reads only the text,
+    /// not the list of the rules that fired (a bulk run that writes the
+    /// normal forms: no `explain`, no JSON `applied` field): the same text;
+    /// `applied` is then incomplete. With a learned rules file the fused
+    /// path keeps no copy of the ladder's text per URL (issue 11, round 8:
+    /// BENCHMARKS.md "Issue 11, round 8"); in the rare case where the host
+    /// rules' output meets a named rule, the ladder's text is written again
+    /// from the input for the general path. The flag is the call: no work
+    /// per URL, and [`Pipeline::normalize_into`] and `crawler`'s path stay
+    /// as they were (a flag of the pipeline tested in `normalize_into`
+    /// cost `crawler` 1.8-2.4% by instructions in the bench's loop).
+    pub fn normalize_text_into(
+        &self,
+        input: &str,
+        out: &mut String,
+        applied: &mut Vec<RuleName>,
+    ) -> Result<Vec<Warning>, ParseError> {
+        match self.fused {
+            Some(_) if !self.safebrowsing => self.normalize_unlisted(input, out, applied),
+            _ => self.normalize_into(input, out, applied),
+        }
+    }
+
+    /// [`Pipeline::normalize_text_into`] with a fused path: its own
+    /// instance of it, without the copy.
+    #[inline(never)]
+    fn normalize_unlisted(
+        &self,
+        input: &str,
+        out: &mut String,
+        applied: &mut Vec<RuleName>,
+    ) -> Result<Vec<Warning>, ParseError> {
+        let start = out.len();
+        let (w, meta) = self.normalizer.normalize_into_split(input, out)?;
+        let split;
+        let meta = match &meta {
+            Some(m) => m,
+            None => {
+                split = split_trusted(&out[start..]);
+                &split
+            }
+        };
+        let Some(others) = self.fused else {
+            unreachable!("normalize_text_into: a fused path");
+        };
+        let fused = crate::host_rules::fused::<false>(
+            out,
+            start,
+            meta,
+            self.rules,
+            others,
+            &self.config,
+            &self.names,
+            self.rung(),
+            applied,
+        );
+        match fused {
+            Fused::Done => {}
+            Fused::General => self.rules_general(out, start, meta, applied),
+            Fused::Redo => {
+                // Rare: the host rules' output met a named rule. Written
+                // again from the input (the same text: the ladder is a
+                // function of it).
+                let (_, m) = self.normalizer.normalize_into_split(input, out)?;
+                let again = m.unwrap_or_else(|| split_trusted(&out[start..]));
+                self.rules_general(out, start, &again, applied);
+            }
+        }
+        Ok(w)
+    }
+
+    /// The rules after the fused path declined: the in-place query filter
+    /// when the set allows it, else [`apply_split`] (what
+    /// [`Pipeline::rules_in_place`] does after its fused path, written
+    /// there inline for `crawler`'s figures).
+    fn rules_general(
+        &self,
+        out: &mut String,
+        start: usize,
+        meta: &Meta,
+        applied: &mut Vec<RuleName>,
+    ) {
+        if let Some(others) = self.query_fast {
+            if query_in_place(
+                out,
+                start,
+                meta,
+                self.rules,
+                others,
+                &self.config,
+                &self.names,
+                applied,
+            ) {
+                return;
+            }
+        }
+        if let Some(new) = apply_split(
+            &out[start..],
+            meta,
+            self.rules,
+            &self.config,
+            &self.names,
+            self.rung(),
+            applied,
+            None,
+        ) {
+            out.truncate(start);
+            out.push_str(&new);
+        }
+    }
+
     /// [`crate::host_rules::fused`]: whether it did the work. Apart, so
     /// that the common path stays small enough to be inlined whole (issue
     /// 14's `crawler` figures).
@@ -201,7 +313,7 @@ impl Pipeline {
         applied: &mut Vec<RuleName>,
         others: Option<RuleSet>,
     ) -> bool {
-        crate::host_rules::fused(
+        crate::host_rules::fused::<true>(
             out,
             start,
             meta,
@@ -211,7 +323,7 @@ impl Pipeline {
             &self.names,
             self.rung(),
             applied,
-        )
+        ) == Fused::Done
     }
 
     /// The rules on `out[start..]`, whose components are `meta` when the
