@@ -65,19 +65,21 @@ impl Op for NormalizeOp {
     fn apply(&self, input: &str, out: &mut String) -> Result<(), Failure> {
         if self.repair.is_none() && !self.surt {
             // The usual run, once per line of a bulk input: nothing to
-            // repair or convert first.
-            self.p.normalize_into(input, out, &mut Vec::new())?;
+            // repair or convert first, and only the text is written (the
+            // fused learned path then keeps no copy: issue 11, round 8).
+            self.p.normalize_text_into(input, out, &mut Vec::new())?;
             return Ok(());
         }
         let repaired = self.repair.as_ref().and_then(|r| r.run(input));
         let input = repaired.as_ref().map_or(input, |r| r.text.as_str());
-        let mut applied = Vec::new();
+        let mut scratch = Vec::new();
         if self.surt {
             let mut normal = String::new();
-            self.p.normalize_into(input, &mut normal, &mut applied)?;
+            self.p
+                .normalize_text_into(input, &mut normal, &mut scratch)?;
             return crate::cmd::surt::key(&normal, Default::default(), out);
         }
-        self.p.normalize_into(input, out, &mut applied)?;
+        self.p.normalize_text_into(input, out, &mut scratch)?;
         Ok(())
     }
 

@@ -60,7 +60,7 @@ impl Rung3 {
             None => Ok(self.p.normalize_into(input, out)?),
             Some(r) => {
                 let s = self.p.normalize(input)?;
-                r.normalize_into(&s, out, &mut Vec::new())?;
+                r.normalize_text_into(&s, out, &mut Vec::new())?;
                 Ok(())
             }
         }
