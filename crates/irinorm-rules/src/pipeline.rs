@@ -261,10 +261,10 @@ impl Pipeline {
         Ok(w)
     }
 
-    /// The rules after the fused path declined: the in-place query filter
-    /// when the set allows it, else [`apply_split`] (what
-    /// [`Pipeline::rules_in_place`] does after its fused path, written
-    /// there inline for `crawler`'s figures).
+    /// The rules after the fused path declined (or without one): the
+    /// in-place query filter when the set allows it, else [`apply_split`].
+    /// Inlined: it is `crawler`'s path (issue 14's figures).
+    #[inline(always)]
     fn rules_general(
         &self,
         out: &mut String,
@@ -359,35 +359,9 @@ impl Pipeline {
             }
         }
         // The common sets screen and filter the query in one pass, in
-        // place (issue 14: `crawler` on long queries).
-        if let Some(others) = self.query_fast {
-            if query_in_place(
-                out,
-                start,
-                meta,
-                self.rules,
-                others,
-                &self.config,
-                &self.names,
-                applied,
-            ) {
-                return;
-            }
-        }
-        let text = &out[start..];
-        if let Some(new) = apply_split(
-            text,
-            meta,
-            self.rules,
-            &self.config,
-            &self.names,
-            self.rung(),
-            applied,
-            None,
-        ) {
-            out.truncate(start);
-            out.push_str(&new);
-        }
+        // place (issue 14: `crawler` on long queries); else the general
+        // path.
+        self.rules_general(out, start, meta, applied);
     }
 
     /// The comparison key: the ladder's key at the configured rung, then
