@@ -45,30 +45,9 @@ fn main() {
         other => panic!("mode {other:?}: crawler or learned"),
     };
     let n = if args.get(4).map(String::as_str) == Some("text") {
-        run_loop_text(&p, &urls, reps)
+        irinorm_bench::run_loop_text(&p, &urls, reps)
     } else {
         irinorm_bench::run_loop(&p, &urls, reps)
     };
     eprintln!("{mode}: {} URLs x {reps}, {n} bytes out", urls.len());
-}
-
-/// [`irinorm_bench::run_loop`] by `normalize_text_into` (the name matches
-/// the callgrind toggle `*run_loop*`).
-#[inline(never)]
-fn run_loop_text(p: &Pipeline, urls: &[String], reps: usize) -> usize {
-    let mut out = String::new();
-    let mut applied = Vec::new();
-    let mut n = 0usize;
-    for _ in 0..reps {
-        for u in urls {
-            out.clear();
-            applied.clear();
-            if p.normalize_text_into(std::hint::black_box(u), &mut out, &mut applied)
-                .is_ok()
-            {
-                n += out.len();
-            }
-        }
-    }
-    n
 }

@@ -322,6 +322,29 @@ pub fn load_all() -> Option<Vec<Inputs>> {
 /// --toggle-collect='*run_loop*'`) and the `learned` bench times.
 #[inline(never)]
 pub fn run_loop(p: &irinorm_rules::Pipeline, urls: &[String], reps: usize) -> usize {
+    loop_by(p, urls, reps, irinorm_rules::Pipeline::normalize_into)
+}
+
+/// [`run_loop`] by `Pipeline::normalize_text_into` (no list of the rules
+/// that fired: the CLI's bulk `normalize`); `learned_cost ... text`.
+#[inline(never)]
+pub fn run_loop_text(p: &irinorm_rules::Pipeline, urls: &[String], reps: usize) -> usize {
+    loop_by(p, urls, reps, irinorm_rules::Pipeline::normalize_text_into)
+}
+
+/// The loop of [`run_loop`] and [`run_loop_text`], with the call.
+#[inline(always)]
+fn loop_by(
+    p: &irinorm_rules::Pipeline,
+    urls: &[String],
+    reps: usize,
+    call: impl Fn(
+        &irinorm_rules::Pipeline,
+        &str,
+        &mut String,
+        &mut Vec<irinorm_rules::RuleName>,
+    ) -> Result<Vec<irinorm::ladder::Warning>, irinorm::ParseError>,
+) -> usize {
     let mut out = String::new();
     let mut applied = Vec::new();
     let mut n = 0usize;
@@ -329,9 +352,7 @@ pub fn run_loop(p: &irinorm_rules::Pipeline, urls: &[String], reps: usize) -> us
         for u in urls {
             out.clear();
             applied.clear();
-            if p.normalize_into(black_box(u), &mut out, &mut applied)
-                .is_ok()
-            {
+            if call(p, black_box(u), &mut out, &mut applied).is_ok() {
                 n += out.len();
             }
         }

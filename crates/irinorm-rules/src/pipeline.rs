@@ -235,18 +235,7 @@ impl Pipeline {
         let Some(others) = self.fused else {
             unreachable!("normalize_text_into: a fused path");
         };
-        let fused = crate::host_rules::fused::<false>(
-            out,
-            start,
-            meta,
-            self.rules,
-            others,
-            &self.config,
-            &self.names,
-            self.rung(),
-            applied,
-        );
-        match fused {
+        match self.host_rules_fused::<false>(out, start, meta, applied, others) {
             Fused::Done => {}
             Fused::General => self.rules_general(out, start, meta, applied),
             Fused::Redo => {
@@ -313,7 +302,21 @@ impl Pipeline {
         applied: &mut Vec<RuleName>,
         others: Option<RuleSet>,
     ) -> bool {
-        crate::host_rules::fused::<true>(
+        self.host_rules_fused::<true>(out, start, meta, applied, others) == Fused::Done
+    }
+
+    /// [`crate::host_rules::fused`] with this pipeline's rules, with the
+    /// list of the rules that fired (`LISTED`) or without.
+    #[inline(always)]
+    fn host_rules_fused<const LISTED: bool>(
+        &self,
+        out: &mut String,
+        start: usize,
+        meta: &Meta,
+        applied: &mut Vec<RuleName>,
+        others: Option<RuleSet>,
+    ) -> Fused {
+        crate::host_rules::fused::<LISTED>(
             out,
             start,
             meta,
@@ -323,7 +326,7 @@ impl Pipeline {
             &self.names,
             self.rung(),
             applied,
-        ) == Fused::Done
+        )
     }
 
     /// The rules on `out[start..]`, whose components are `meta` when the
