@@ -140,6 +140,19 @@ fn domain(d: &str, form: Form, profile: &IdnaProfile, warnings: &mut Vec<Warning
         return lower;
     }
     match idn_convert(&lower, form, profile) {
+        // UTS #46 without STD3 rules maps some characters to ASCII
+        // delimiters (U+FF0C FULLWIDTH COMMA to `,`): in an address list a
+        // `,` separates addresses (RFC 6068 §2), so `x@a，b`, one address,
+        // would become two. A mapping that yields ASCII other than letters,
+        // digits, `-` and `.` (RFC 1034 §3.5) keeps the domain as rung 1
+        // left it, as a refused one is (docs/ladder.md decision 23).
+        Ok(Some(x))
+            if x.bytes().any(|c| {
+                c.is_ascii() && !(c.is_ascii_alphanumeric() || c == b'-' || c == b'.')
+            }) =>
+        {
+            lower
+        }
         Ok(Some(x)) => x,
         Ok(None) => lower,
         Err(error) => {
@@ -203,6 +216,24 @@ mod tests {
             assert_eq!(n("mailto:%22a/b%22/../c@D", form), None);
             assert_eq!(n("mailto:a@B.COM/./x@Y", form), None);
         }
+    }
+
+    /// Round 8 (found by hand while checking the neighbours of the
+    /// scheme-rule defects): U+FF0C FULLWIDTH COMMA maps to `,` under
+    /// UTS #46 without STD3 rules, which split one address into two.
+    #[test]
+    fn mapping_never_makes_a_delimiter() {
+        assert_eq!(n("mailto:x@a%EF%BC%8Cb", Form::Uri), None);
+        assert_eq!(n("mailto:x@a%EF%BC%8Cb", Form::Iri), None);
+        assert_eq!(
+            n("mailto:x@a%EF%BC%8CB,y@C", Form::Uri).as_deref(),
+            Some("mailto:x@a%EF%BC%8Cb,y@c")
+        );
+        // Fullwidth letters and dots still map (UTS #46 §4.1).
+        assert_eq!(
+            n("mailto:x@%EF%BD%81%EF%BC%8E%EF%BD%82", Form::Uri).as_deref(),
+            Some("mailto:x@a.b")
+        );
     }
 
     #[test]
