@@ -144,11 +144,12 @@ fn domain(d: &str, form: Form, profile: &IdnaProfile, warnings: &mut Vec<Warning
         // delimiters (U+FF0C FULLWIDTH COMMA to `,`): in an address list a
         // `,` separates addresses (RFC 6068 §2), so `x@a，b`, one address,
         // would become two. A mapping that yields ASCII other than letters,
-        // digits, `-` and `.` (RFC 1034 §3.5) keeps the domain as rung 1
-        // left it, as a refused one is (docs/ladder.md decision 23).
+        // digits, `-`, `.` (RFC 1034 §3.5) and `_` (kept: found in DNS
+        // names, and no delimiter) keeps the domain as rung 1 left it, as
+        // a refused one is (docs/ladder.md decision 23).
         Ok(Some(x))
             if x.bytes().any(|c| {
-                c.is_ascii() && !(c.is_ascii_alphanumeric() || c == b'-' || c == b'.')
+                c.is_ascii() && !(c.is_ascii_alphanumeric() || matches!(c, b'-' | b'.' | b'_'))
             }) =>
         {
             lower
@@ -229,7 +230,12 @@ mod tests {
             n("mailto:x@a%EF%BC%8CB,y@C", Form::Uri).as_deref(),
             Some("mailto:x@a%EF%BC%8Cb,y@c")
         );
-        // Fullwidth letters and dots still map (UTS #46 §4.1).
+        // Fullwidth letters and dots still map (UTS #46 §4.1), and `_`
+        // is no delimiter.
+        assert_eq!(
+            n("mailto:x@a_b.b%C3%BCcher.de", Form::Uri).as_deref(),
+            Some("mailto:x@a_b.xn--bcher-kva.de")
+        );
         assert_eq!(
             n("mailto:x@%EF%BD%81%EF%BC%8E%EF%BD%82", Form::Uri).as_deref(),
             Some("mailto:x@a.b")
