@@ -171,7 +171,8 @@ fn pipeline(rules: &[RuleName], rung: Rung, host_rules: bool) -> Pipeline {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 1024, ..ProptestConfig::default() })]
+    // At least this many cases; more when PROPTEST_CASES asks (docs/testing.md).
+    #![proptest_config(ProptestConfig { cases: 1024.max(ProptestConfig::default().cases), ..ProptestConfig::default() })]
 
     #[test]
     fn idempotent_with_host_rules(x in url(), rules in rule_subset(), r in 1usize..3) {
@@ -289,7 +290,8 @@ fn paths_agree(
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 4096, ..ProptestConfig::default() })]
+    // At least this many cases; more when PROPTEST_CASES asks (docs/testing.md).
+    #![proptest_config(ProptestConfig { cases: 4096.max(ProptestConfig::default().cases), ..ProptestConfig::default() })]
 
     /// The fast host rules (components borrowed and changed in place) give
     /// the bytes of the first implementation, kept as the oracle.
@@ -521,7 +523,8 @@ fn gen_set(rules: &[String]) -> HostRuleSet {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 4096, ..ProptestConfig::default() })]
+    // At least this many cases; more when PROPTEST_CASES asks (docs/testing.md).
+    #![proptest_config(ProptestConfig { cases: 4096.max(ProptestConfig::default().cases), ..ProptestConfig::default() })]
 
     /// The compiled plans (`host_rules/plan.rs`: one plan per host, run
     /// in the output buffer) and the general path give the bytes of the
@@ -643,7 +646,8 @@ fn alias_cycles_are_found() {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 2048, ..ProptestConfig::default() })]
+    // At least this many cases; more when PROPTEST_CASES asks (docs/testing.md).
+    #![proptest_config(ProptestConfig { cases: 2048.max(ProptestConfig::default().cases), ..ProptestConfig::default() })]
 
     /// `crawler` with a generated rules file, by the fused path of
     /// `normalize_into` (the query filter and the host's plan in the
@@ -1075,7 +1079,8 @@ const MERGE_PARAMS: &[&str] = &[
 ];
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 2048, ..ProptestConfig::default() })]
+    // At least this many cases; more when PROPTEST_CASES asks (docs/testing.md).
+    #![proptest_config(ProptestConfig { cases: 2048.max(ProptestConfig::default().cases), ..ProptestConfig::default() })]
 
     /// Random tracking lists with random learned parameter rules of a
     /// host (exact names, case variants, names of both lists, defaults,

@@ -206,7 +206,8 @@ fn pipelines() -> Vec<(Pipeline, bool)> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 2048, ..ProptestConfig::default() })]
+    // At least this many cases; more when PROPTEST_CASES asks (docs/testing.md).
+    #![proptest_config(ProptestConfig { cases: 2048.max(ProptestConfig::default().cases), ..ProptestConfig::default() })]
 
     #[test]
     fn in_place_equals_general_path_and_model(x in url()) {

@@ -147,7 +147,8 @@ const RUNGS: [Rung; 3] = [Rung::String, Rung::Syntax, Rung::Scheme];
 const FORMS: [Form; 2] = [Form::Uri, Form::Iri];
 
 proptest! {
-    #![proptest_config(ProptestConfig { cases: 512, ..ProptestConfig::default() })]
+    // At least this many cases; more when PROPTEST_CASES asks (docs/testing.md).
+    #![proptest_config(ProptestConfig { cases: 512.max(ProptestConfig::default().cases), ..ProptestConfig::default() })]
 
     #[test]
     fn idempotent_and_structure_stable(x in url(), rules in rule_subset(), r in 0usize..3, f in 0usize..2) {

@@ -93,7 +93,8 @@ fn check(b: &[u8]) {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(2048))]
+    // At least this many cases; more when PROPTEST_CASES asks (docs/testing.md).
+    #![proptest_config(ProptestConfig::with_cases(2048.max(ProptestConfig::default().cases)))]
 
     #[test]
     fn kernels_agree(b in prop::collection::vec(byte(), 0..200)) {

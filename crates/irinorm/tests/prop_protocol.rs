@@ -70,7 +70,8 @@ fn policy() -> impl Strategy<Value = ProtocolOptions> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(512))]
+    // At least this many cases; more when PROPTEST_CASES asks (docs/testing.md).
+    #![proptest_config(ProptestConfig::with_cases(512.max(ProptestConfig::default().cases)))]
 
     #[test]
     fn idempotent_monotone_and_terminating(

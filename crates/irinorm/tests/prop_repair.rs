@@ -63,7 +63,8 @@ fn messy() -> impl Strategy<Value = String> {
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(2000))]
+    // At least this many cases; more when PROPTEST_CASES asks (docs/testing.md).
+    #![proptest_config(ProptestConfig::with_cases(2000.max(ProptestConfig::default().cases)))]
 
     #[test]
     fn repair_properties(input in messy(), b in 0usize..4) {

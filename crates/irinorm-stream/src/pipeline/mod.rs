@@ -797,7 +797,10 @@ mod tests {
     }
 
     proptest::proptest! {
-        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(64))]
+        // At least this many cases; more when PROPTEST_CASES asks (docs/testing.md).
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(
+            64.max(proptest::prelude::ProptestConfig::default().cases)
+        ))]
 
         /// Whatever the chunk size, the limit and the threads: every line
         /// is written or rejected (input = output + rejects), a line is

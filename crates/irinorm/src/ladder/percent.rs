@@ -441,7 +441,8 @@ mod tests {
     }
 
     proptest::proptest! {
-        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(2048))]
+        // At least this many cases; more when PROPTEST_CASES asks (docs/testing.md).
+        #![proptest_config(proptest::prelude::ProptestConfig::with_cases(2048.max(proptest::prelude::ProptestConfig::default().cases)))]
         /// Same bytes and the same trace as the byte-by-byte loop, in
         /// every component, form and bidi setting (issue 14).
         #[test]

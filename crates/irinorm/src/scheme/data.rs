@@ -3,7 +3,7 @@
 //! §5.1), as is the value of `charset` (RFC 2046 §4.1.2) and the `base64`
 //! token; the data itself is never touched.
 
-use super::lower_outside_triplets;
+use super::{dot_segments, lower_outside_triplets};
 use crate::parse::split_trusted;
 
 /// Rung 2 for a normalized `data` reference; `None` when nothing changes,
@@ -15,6 +15,9 @@ pub(crate) fn normalize(s: &str) -> Option<String> {
         return None;
     }
     let path = m.path(s);
+    if dot_segments(path) {
+        return None;
+    }
     let comma = path.find(',')?;
     let meta = &path[..comma];
     if !media_type(meta.split(';').next().unwrap_or("")) {
@@ -99,5 +102,24 @@ mod tests {
         assert_eq!(normalize("data:Text/Plain/X;BASE64,x"), None);
         assert_eq!(normalize("data:Text;BASE64,x"), None);
         assert_eq!(normalize("data:Text/;BASE64,x"), None);
+    }
+
+    /// Round 8: resolution removes the dot segments of a reference with a
+    /// scheme (RFC 3986 §5.2.2), rung 1 keeps them (opaque path). B =
+    /// `mailto:/`, R = `data:./a@B.COM,` resolves to `data:a@B.COM,` (no
+    /// media type), while `./a@B.COM` read as type `.`, subtype
+    /// `a@B.COM` and was lower-cased (prop_ladder's
+    /// `resolution_commutes_for_scheme_rules`). And the removal can turn
+    /// a media type into none: `A/B;charset=Q/../X/Y` becomes `A/X/Y`.
+    #[test]
+    fn paths_with_dot_segments_are_left_alone() {
+        assert_eq!(normalize("data:./a@B.COM,"), None);
+        assert_eq!(normalize("data:A/B;charset=Q/../X/Y,z"), None);
+        assert_eq!(normalize("data:A/B;charset=Q/./X,z"), None);
+        // Dots that are no segment of their own are data.
+        assert_eq!(
+            normalize("data:A/B;Name=..,x..").as_deref(),
+            Some("data:a/b;name=..,x..")
+        );
     }
 }

@@ -6,7 +6,7 @@
 //! The address list is split as the grammar says (quoted-strings and
 //! domain literals hide their `,` and `@`), see `addresses` below.
 
-use super::lower_outside_triplets;
+use super::{dot_segments, lower_outside_triplets};
 use crate::idn::IdnaProfile;
 use crate::norm::domain::{idn_convert, may_need_idn};
 use crate::norm::{Form, Warning};
@@ -24,6 +24,9 @@ pub(crate) fn normalize(
         return None;
     }
     let path = m.path(s);
+    if dot_segments(path) {
+        return None;
+    }
     let mut out = String::with_capacity(s.len());
     out.push_str(m.scheme(s)?);
     out.push(':');
@@ -33,7 +36,15 @@ pub(crate) fn normalize(
             out.push(',');
         }
         match at {
-            Some(at) if at + 1 < addr.len() => {
+            // A domain that holds a `/` is no DNS name (RFC 1034 §3.5:
+            // letters, digits, hyphens and dots; RFC 6068 §2 wants a
+            // domain that resolves), only text after an `@` in a path
+            // with segments: `mailto:/a@B.COM/x` has the segments
+            // `a@B.COM` and `x`, and resolution (RFC 3986 §5.2.3)
+            // merges against them, so lower-casing `B.COM/x` broke
+            // invariant 4 (B = `mailto:/a@B.COM/`, R = `a@B.COM`: the
+            // target's domain is the last `B.COM`, N(B)'s was the first).
+            Some(at) if at + 1 < addr.len() && !addr[at + 1..].contains('/') => {
                 out.push_str(&addr[..=at]);
                 out.push_str(&domain(&addr[at + 1..], form, profile, warnings));
             }
@@ -129,6 +140,20 @@ fn domain(d: &str, form: Form, profile: &IdnaProfile, warnings: &mut Vec<Warning
         return lower;
     }
     match idn_convert(&lower, form, profile) {
+        // UTS #46 without STD3 rules maps some characters to ASCII
+        // delimiters (U+FF0C FULLWIDTH COMMA to `,`): in an address list a
+        // `,` separates addresses (RFC 6068 §2), so `x@a，b`, one address,
+        // would become two. A mapping that yields ASCII other than letters,
+        // digits, `-`, `.` (RFC 1034 §3.5) and `_` (kept: found in DNS
+        // names, and no delimiter) keeps the domain as rung 1 left it, as
+        // a refused one is (docs/ladder.md decision 23).
+        Ok(Some(x))
+            if x.bytes().any(|c| {
+                c.is_ascii() && !(c.is_ascii_alphanumeric() || matches!(c, b'-' | b'.' | b'_'))
+            }) =>
+        {
+            lower
+        }
         Ok(Some(x)) => x,
         Ok(None) => lower,
         Err(error) => {
@@ -173,6 +198,64 @@ mod tests {
             n("mailto:%22a@b%22@X.org", Form::Uri).as_deref(),
             Some("mailto:%22a@b%22@x.org")
         );
+    }
+
+    /// prop_ladder's `resolution_commutes_for_scheme_rules` (round 8):
+    /// `mailto:/a@B.COM/` with `a@B.COM` resolves to
+    /// `mailto:/a@B.COM/a@B.COM`, whose domain is the last `B.COM`; the
+    /// base's own `B.COM/` holds a `/` and is a path, not a domain, so
+    /// lower-casing it made N(resolve(B, R)) differ from
+    /// N(resolve(N(B), N(R))). Domains without `/` are still lower-cased,
+    /// in rooted paths too.
+    /// Round 8: dot-segment removal can drop the closing quote and keep
+    /// the opening one: `%22a/b%22/../c@D` resolves (RFC 3986 §5.2.2) to
+    /// `%22a/c@D`, an unterminated quote whose `D` is no domain, while
+    /// the rule lower-cased it in the reference itself.
+    #[test]
+    fn paths_with_dot_segments_are_left_alone() {
+        for form in [Form::Uri, Form::Iri] {
+            assert_eq!(n("mailto:%22a/b%22/../c@D", form), None);
+            assert_eq!(n("mailto:a@B.COM/./x@Y", form), None);
+        }
+    }
+
+    /// Round 8 (found by hand while checking the neighbours of the
+    /// scheme-rule defects): U+FF0C FULLWIDTH COMMA maps to `,` under
+    /// UTS #46 without STD3 rules, which split one address into two.
+    #[test]
+    fn mapping_never_makes_a_delimiter() {
+        assert_eq!(n("mailto:x@a%EF%BC%8Cb", Form::Uri), None);
+        assert_eq!(n("mailto:x@a%EF%BC%8Cb", Form::Iri), None);
+        assert_eq!(
+            n("mailto:x@a%EF%BC%8CB,y@C", Form::Uri).as_deref(),
+            Some("mailto:x@a%EF%BC%8Cb,y@c")
+        );
+        // Fullwidth letters and dots still map (UTS #46 §4.1), and `_`
+        // is no delimiter.
+        assert_eq!(
+            n("mailto:x@a_b.b%C3%BCcher.de", Form::Uri).as_deref(),
+            Some("mailto:x@a_b.xn--bcher-kva.de")
+        );
+        assert_eq!(
+            n("mailto:x@%EF%BD%81%EF%BC%8E%EF%BD%82", Form::Uri).as_deref(),
+            Some("mailto:x@a.b")
+        );
+    }
+
+    #[test]
+    fn a_domain_holding_a_slash_is_left_alone() {
+        for form in [Form::Uri, Form::Iri] {
+            assert_eq!(n("mailto:/a@B.COM/", form), None);
+            assert_eq!(n("mailto:a@B.COM/x", form), None);
+            assert_eq!(
+                n("mailto:/a@B.COM/a@B.COM", form).as_deref(),
+                Some("mailto:/a@B.COM/a@b.com")
+            );
+            assert_eq!(
+                n("mailto:/a@B.COM,x/y", form).as_deref(),
+                Some("mailto:/a@b.com,x/y")
+            );
+        }
     }
 
     /// Issue 16: the `,` inside the quoted local part `"a@B,c"` split the

@@ -437,6 +437,19 @@ impl SchemeRegistry {
 
 pub(crate) use crate::pct::lowercase_outside_triplets as lower_outside_triplets;
 
+/// Whether a path has a `.` or `..` segment (RFC 3986 §3.3). The rules of
+/// `mailto`, `urn`, `tel` and `data` leave such a path as it is: their
+/// paths are rootless (opaque to rung 1, which keeps their dot segments;
+/// LADDER.md rung 1), but resolution removes the dot segments of a
+/// reference that has a scheme (RFC 3986 §5.2.2 applies §5.2.4 to it), so
+/// a rule that decided on, or edited, the text before that removal would
+/// break invariant 4: `data:A/B;charset=Q/../X/Y,z` resolves to
+/// `data:A/X/Y,z`, which holds no media type, while its own `A/B` does.
+/// (docs/ladder.md, decision 23.)
+pub(crate) fn dot_segments(path: &str) -> bool {
+    path.contains('/') && path.split('/').any(|seg| seg == "." || seg == "..")
+}
+
 /// Runs the scheme-specific normalizer of rung 2 on the normalized text
 /// `out[start..]`, replacing it when it changes.
 ///

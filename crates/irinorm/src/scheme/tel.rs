@@ -7,7 +7,7 @@
 //! lexicographical order; names and values in lower case (§3: "All
 //! parameter names and values SHOULD use lower-case characters").
 
-use super::lower_outside_triplets;
+use super::{dot_segments, lower_outside_triplets};
 use crate::parse::split_trusted;
 
 fn is_separator(c: u8) -> bool {
@@ -101,7 +101,16 @@ pub(crate) fn normalize(s: &str) -> Option<String> {
             new_path.push_str(v);
         }
     }
-    if new_path == path {
+    // RFC 3966 allows `/` in parameter values (§3 `param-unreserved`,
+    // `uric`), so a tel path may hold `.` and `..` segments. Resolution
+    // removes them (RFC 3986 §5.2.2 applies §5.2.4 to the path of a
+    // reference with a scheme), while rung 1 keeps an opaque path as it
+    // is; stripping the `.` of `..` (a visual separator) or sorting a
+    // `/.` parameter to the end would remove or create such a segment,
+    // and N(resolve(B, R)) would differ from N(resolve(N(B), N(R)))
+    // (invariant 4). A path with dot segments, or one the rewrite would
+    // give them, is left as it is.
+    if new_path == path || dot_segments(path) || dot_segments(&new_path) {
         return None;
     }
     let p = path.as_ptr() as usize - s.as_ptr() as usize;
@@ -148,6 +157,24 @@ mod tests {
             Some("tel:+1;phone-context=+1é2")
         );
         assert_eq!(normalize("tel:+1;ext=ß"), None);
+    }
+
+    /// prop_ladder's `resolution_commutes` (round 8, 60,000 cases):
+    /// with B = `http:/`, R = `tel:+1-201;Ext=1-ß/..` resolves to `tel:/`
+    /// (RFC 3986 §5.2.2 removes R's dot segments), while the rule turned
+    /// R's `..` into an empty segment (`ext=1ß/`), which resolution then
+    /// kept. Sorting parameters can likewise create a `.` segment.
+    #[test]
+    fn paths_with_dot_segments_are_left_alone() {
+        assert_eq!(normalize("tel:+1-201;Ext=1-ß/.."), None);
+        assert_eq!(normalize("tel:+1-2;a=/./x"), None);
+        // `;b=/.` sorted last would end the path with a `.` segment.
+        assert_eq!(normalize("tel:+1;b=/.;a=c"), None);
+        // A `/` alone is no reason to leave the path.
+        assert_eq!(
+            normalize("tel:+1-2;isub=A/B").as_deref(),
+            Some("tel:+12;isub=a/b")
+        );
     }
 
     #[test]

@@ -593,3 +593,121 @@ pub fn slot() -> impl Strategy<Value = Slot> {
         Slot::Fragment,
     ])
 }
+
+/// Pieces of the texts the scheme-specific rules of rung 2 parse and
+/// rewrite (`mailto` addresses and header fields, `urn` NIDs, `tel`
+/// numbers and parameters, `data` media types, `file` hosts), with the
+/// delimiters resolution and dot-segment removal act on.
+const SCHEME_ATOMS: &[&str] = &[
+    "a@B.COM",
+    "@X",
+    "x@Y",
+    ",",
+    "%22a@B,c%22",
+    "%5B1.2%5D",
+    "URN:",
+    "ISBN:",
+    "uuid:",
+    "F81D4FAE",
+    "+1-2",
+    "(3)",
+    ";Ext=1",
+    ";Phone-Context=X",
+    "Text/PLAIN",
+    "TEXT",
+    ";Charset=UTF-8",
+    ";BASE64",
+    ",x",
+    ":",
+    "=",
+    ";",
+    "Q",
+    "é",
+    "%C3%A9",
+    "%2E",
+    "localhost",
+];
+
+const SPECIAL_SCHEMES: &[&str] = &["mailto", "MAILTO", "urn", "tel", "data", "Data", "file"];
+
+fn scheme_segment() -> BoxedStrategy<String> {
+    prop_oneof![
+        6 => atoms(SCHEME_ATOMS, 3),
+        1 => select(&[".", ".."][..]).prop_map(str::to_owned),
+    ]
+    .boxed()
+}
+
+/// The query and fragment pieces of the same rules.
+const SCHEME_QUERY: &[&str] = &["Subject=Hi", "CC=A@B.COM", "&", "+R", "=Q", "Body=x"];
+
+/// A base with one of the schemes that have rung-2 rules of their own,
+/// usually without authority and with an absolute path (the shape that
+/// resolution merges against while the rule reads it as its own syntax:
+/// the data: defect of b409d7f).
+pub fn special_absolute() -> BoxedStrategy<String> {
+    (
+        select(SPECIAL_SCHEMES),
+        prop::option::weighted(0.15, select(&["localhost", "LocalHost", "", "h"][..])),
+        prop::collection::vec(scheme_segment(), 1..5),
+        prop::option::weighted(0.3, atoms(SCHEME_QUERY, 3)),
+        prop::option::weighted(0.2, atoms(SCHEME_ATOMS, 2)),
+    )
+        .prop_map(|(scheme, host, segments, query, fragment)| {
+            Parts {
+                scheme: Some(scheme.to_owned()),
+                authority: host.map(|h| (None, h.to_owned(), None)),
+                absolute: true,
+                segments,
+                query,
+                fragment,
+            }
+            .text()
+        })
+        .boxed()
+}
+
+/// A relative reference built from the same pieces.
+pub fn special_relative() -> BoxedStrategy<String> {
+    (
+        any::<bool>(),
+        prop::collection::vec(scheme_segment(), 0..4),
+        prop::option::weighted(0.3, atoms(SCHEME_QUERY, 3)),
+        prop::option::weighted(0.2, atoms(SCHEME_ATOMS, 2)),
+    )
+        .prop_map(|(absolute, segments, query, fragment)| {
+            Parts {
+                scheme: None,
+                authority: None,
+                absolute,
+                segments,
+                query,
+                fragment,
+            }
+            .text()
+        })
+        .boxed()
+}
+
+/// A reference with one of those schemes and a rootless path (opaque to
+/// rung 1, while resolution removes its dot segments: RFC 3986 §5.2.2).
+pub fn special_opaque() -> BoxedStrategy<String> {
+    (
+        select(SPECIAL_SCHEMES),
+        prop::collection::vec(scheme_segment(), 1..5),
+        prop::option::weighted(0.3, atoms(SCHEME_QUERY, 3)),
+    )
+        .prop_map(|(scheme, segments, query)| {
+            let mut s = format!("{scheme}:{}", segments.join("/"));
+            if s.len() == scheme.len() + 1 || s[scheme.len() + 1..].starts_with('/') {
+                // Keep the path rootless (and the text a reference).
+                s.insert(scheme.len() + 1, 'Q');
+            }
+            if let Some(q) = query {
+                s.push('?');
+                s.push_str(&q);
+            }
+            s
+        })
+        .boxed()
+}
