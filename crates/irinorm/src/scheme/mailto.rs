@@ -200,13 +200,6 @@ mod tests {
         );
     }
 
-    /// prop_ladder's `resolution_commutes_for_scheme_rules` (round 8):
-    /// `mailto:/a@B.COM/` with `a@B.COM` resolves to
-    /// `mailto:/a@B.COM/a@B.COM`, whose domain is the last `B.COM`; the
-    /// base's own `B.COM/` holds a `/` and is a path, not a domain, so
-    /// lower-casing it made N(resolve(B, R)) differ from
-    /// N(resolve(N(B), N(R))). Domains without `/` are still lower-cased,
-    /// in rooted paths too.
     /// Round 8: dot-segment removal can drop the closing quote and keep
     /// the opening one: `%22a/b%22/../c@D` resolves (RFC 3986 §5.2.2) to
     /// `%22a/c@D`, an unterminated quote whose `D` is no domain, while
@@ -242,6 +235,13 @@ mod tests {
         );
     }
 
+    /// prop_ladder's `resolution_commutes_for_scheme_rules` (round 8):
+    /// `mailto:/a@B.COM/` with `a@B.COM` resolves to
+    /// `mailto:/a@B.COM/a@B.COM`, whose domain is the last `B.COM`; the
+    /// base's own `B.COM/` holds a `/` and is a path, not a domain, so
+    /// lower-casing it made N(resolve(B, R)) differ from
+    /// N(resolve(N(B), N(R))). Domains without `/` are still lower-cased,
+    /// in rooted paths too.
     #[test]
     fn a_domain_holding_a_slash_is_left_alone() {
         for form in [Form::Uri, Form::Iri] {
