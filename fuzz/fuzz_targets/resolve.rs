@@ -94,8 +94,7 @@ fn commutes(b: &str, r: &str, t: &str) {
     for rung in Rung::ALL {
         for form in [Form::Uri, Form::Iri] {
             let n = Normalizer::new(Options::new(rung, form));
-            let (Ok(lhs), Ok(nb), Ok(nr)) = (n.normalize(t), n.normalize(b), n.normalize(r))
-            else {
+            let (Ok(lhs), Ok(nb), Ok(nr)) = (n.normalize(t), n.normalize(b), n.normalize(r)) else {
                 continue;
             };
             let t2 = resolve(&nb, &nr).expect("normal forms of valid inputs resolve");
