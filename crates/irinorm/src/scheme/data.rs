@@ -3,21 +3,13 @@
 //! §5.1), as is the value of `charset` (RFC 2046 §4.1.2) and the `base64`
 //! token; the data itself is never touched.
 
-use super::{dot_segments, lower_outside_triplets};
-use crate::parse::split_trusted;
+use super::{lower_outside_triplets, rule_path};
 
 /// Rung 2 for a normalized `data` reference; `None` when nothing changes,
 /// when there is no `,`, or when what precedes the first `;` is neither
 /// empty nor one `type/subtype` (not a data URL: nothing is guessed).
 pub(crate) fn normalize(s: &str) -> Option<String> {
-    let m = split_trusted(s);
-    if m.authority(s).is_some() {
-        return None;
-    }
-    let path = m.path(s);
-    if dot_segments(path) {
-        return None;
-    }
+    let (_, path) = rule_path(s)?;
     let comma = path.find(',')?;
     let meta = &path[..comma];
     if !media_type(meta.split(';').next().unwrap_or("")) {

@@ -6,11 +6,10 @@
 //! The address list is split as the grammar says (quoted-strings and
 //! domain literals hide their `,` and `@`), see `addresses` below.
 
-use super::{dot_segments, lower_outside_triplets};
+use super::{lower_outside_triplets, rule_path};
 use crate::idn::IdnaProfile;
 use crate::norm::domain::{idn_convert, may_need_idn};
 use crate::norm::{Form, Warning};
-use crate::parse::split_trusted;
 
 /// Rung 2 for a normalized `mailto` reference; `None` when nothing changes.
 pub(crate) fn normalize(
@@ -19,14 +18,7 @@ pub(crate) fn normalize(
     profile: &IdnaProfile,
     warnings: &mut Vec<Warning>,
 ) -> Option<String> {
-    let m = split_trusted(s);
-    if m.authority(s).is_some() {
-        return None;
-    }
-    let path = m.path(s);
-    if dot_segments(path) {
-        return None;
-    }
+    let (m, path) = rule_path(s)?;
     let mut out = String::with_capacity(s.len());
     out.push_str(m.scheme(s)?);
     out.push(':');

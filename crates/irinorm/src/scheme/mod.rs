@@ -450,6 +450,22 @@ pub(crate) fn dot_segments(path: &str) -> bool {
     path.contains('/') && path.split('/').any(|seg| seg == "." || seg == "..")
 }
 
+/// The components and the path of `s` when the rules of `mailto`, `urn`,
+/// `tel` and `data` may read and edit that path: `None` when `s` has an
+/// authority (not their syntax) or its path a `.` or `..` segment (see
+/// [`dot_segments`]).
+pub(crate) fn rule_path(s: &str) -> Option<(crate::parse::Meta, &str)> {
+    let m = crate::parse::split_trusted(s);
+    if m.authority(s).is_some() {
+        return None;
+    }
+    let path = m.path(s);
+    if dot_segments(path) {
+        return None;
+    }
+    Some((m, path))
+}
+
 /// Runs the scheme-specific normalizer of rung 2 on the normalized text
 /// `out[start..]`, replacing it when it changes.
 ///

@@ -7,8 +7,7 @@
 //! lexicographical order; names and values in lower case (§3: "All
 //! parameter names and values SHOULD use lower-case characters").
 
-use super::{dot_segments, lower_outside_triplets};
-use crate::parse::split_trusted;
+use super::{dot_segments, lower_outside_triplets, rule_path};
 
 fn is_separator(c: u8) -> bool {
     matches!(c, b'-' | b'.' | b'(' | b')')
@@ -59,11 +58,7 @@ fn rank(name: &str) -> u8 {
 /// Rung 2 for a normalized `tel` reference; `None` when nothing changes
 /// or when the path is not a telephone-subscriber (nothing is guessed).
 pub(crate) fn normalize(s: &str) -> Option<String> {
-    let m = split_trusted(s);
-    if m.authority(s).is_some() {
-        return None;
-    }
-    let path = m.path(s);
+    let (_, path) = rule_path(s)?;
     let mut parts = path.split(';');
     let number = parts.next()?;
     if !valid_number(number) {
@@ -109,8 +104,8 @@ pub(crate) fn normalize(s: &str) -> Option<String> {
     // `/.` parameter to the end would remove or create such a segment,
     // and N(resolve(B, R)) would differ from N(resolve(N(B), N(R)))
     // (invariant 4). A path with dot segments, or one the rewrite would
-    // give them, is left as it is.
-    if new_path == path || dot_segments(path) || dot_segments(&new_path) {
+    // give them, is left as it is (the first by [`rule_path`]).
+    if new_path == path || dot_segments(&new_path) {
         return None;
     }
     let p = path.as_ptr() as usize - s.as_ptr() as usize;

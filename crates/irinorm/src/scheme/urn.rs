@@ -4,7 +4,7 @@
 //! r-, q- and f-components are not part of URN equivalence (used by
 //! `comparison_form`, never by normalization, which keeps them).
 
-use super::{dot_segments, lower_outside_triplets};
+use super::{lower_outside_triplets, rule_path};
 use crate::parse::split_trusted;
 
 /// `NID = (alphanum) 0*30(ldh) (alphanum)` (RFC 8141 §2).
@@ -19,16 +19,9 @@ fn valid_nid(nid: &str) -> bool {
 /// Rung 2 for a normalized `urn`; `None` when nothing changes (or when it
 /// is not a URN: nothing is guessed).
 pub(crate) fn normalize(s: &str) -> Option<String> {
-    let m = split_trusted(s);
-    if m.authority(s).is_some() {
-        return None;
-    }
-    let path = m.path(s);
     // See `dot_segments`: `urn:uuid:/../;Ext=1` resolves to `urn:/;Ext=1`
     // (no NID), while the uuid rule lower-cased the whole NSS.
-    if dot_segments(path) {
-        return None;
-    }
+    let (_, path) = rule_path(s)?;
     let colon = path.find(':')?;
     let (nid, nss) = (&path[..colon], &path[colon..]);
     if !valid_nid(nid) {
