@@ -68,7 +68,7 @@ fn check(format: Format, header: &str, good: impl Fn(u32, u16) -> String, ls: &[
 }
 
 proptest! {
-    #![proptest_config(ProptestConfig::with_cases(256))]
+    #![proptest_config(ProptestConfig::with_cases(256.max(ProptestConfig::default().cases)))]
 
     #[test]
     fn cdx_reports_every_bad_line(ls in lines()) {

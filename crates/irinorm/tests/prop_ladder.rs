@@ -583,6 +583,117 @@ proptest! {
 }
 
 // ---------------------------------------------------------------------------
+// mailto: one address stays one address
+// ---------------------------------------------------------------------------
+
+/// Characters that UTS #46 or NFKC map onto an ASCII character that
+/// delimits a `mailto` URI (RFC 6068 §2: `,` between addresses, `?`, `&`,
+/// `=` around header fields, `@`, `%`, `/`, `#`, `:`, `;`), or onto
+/// several characters among which one is (U+2474 PARENTHESIZED DIGIT ONE
+/// is `(1)`; U+2488 DIGIT ONE FULL STOP is `1.`), and their neighbours.
+const MAILTO_TEMPTERS: [char; 22] = [
+    '\u{FF0C}', '\u{FE50}', '\u{FE51}', '\u{FF1F}', '\u{FE56}', '\u{FF06}', '\u{FE60}', '\u{FF1D}',
+    '\u{FE66}', '\u{FF20}', '\u{FE6B}', '\u{FF05}', '\u{FE6A}', '\u{FF0F}', '\u{FF03}', '\u{FE5F}',
+    '\u{FF1A}', '\u{FF1B}', '\u{FE54}', '\u{2474}', '\u{2488}', '\u{FF0E}',
+];
+
+/// A piece of a `mailto` domain or local part: letters (some upper-case,
+/// some not ASCII), digits, `.`, `-`, `_`, and the tempters above, raw or
+/// as their UTF-8 triplets.
+fn mailto_piece() -> impl Strategy<Value = String> {
+    let tempter = select(MAILTO_TEMPTERS.to_vec());
+    prop_oneof![
+        4 => "[a-zA-Z0-9]{1,4}".prop_map(String::from),
+        1 => select(vec![".", "-", "_", "\u{FC}", "\u{C9}", "\u{3B1}", "xn--bcher-kva"])
+            .prop_map(String::from),
+        2 => tempter.clone().prop_map(String::from),
+        2 => tempter.prop_map(|c| {
+            let mut b = [0u8; 4];
+            c.encode_utf8(&mut b).bytes().map(|x| format!("%{x:02X}")).collect()
+        }),
+    ]
+}
+
+/// `mailto:` with one to three addresses whose local parts and domains are
+/// made of [`mailto_piece`]s, and sometimes header fields.
+fn mailto_uri() -> impl Strategy<Value = String> {
+    let part = || prop::collection::vec(mailto_piece(), 1..5).prop_map(|v| v.concat());
+    let address = (part(), part()).prop_map(|(l, d)| format!("{l}@{d}"));
+    (
+        select(vec!["mailto:", "MAILTO:", "Mailto:"]),
+        prop::collection::vec(address, 1..4),
+        prop_oneof![3 => Just(String::new()), 1 => "\\?(subject|cc)=[a-zA-Z]{1,3}".prop_map(String::from)],
+    )
+        .prop_map(|(s, a, h)| format!("{s}{}{h}", a.join(",")))
+}
+
+/// The delimiters of a `mailto` URI (RFC 6068 §2) in `s`, unencoded, and
+/// the parentheses of an RFC 5322 comment (which a `mailto` addr-spec may
+/// not hold).
+fn mailto_delimiters(s: &str) -> [usize; 12] {
+    let mut n = [0; 12];
+    for (k, d) in b",?&=@%/#:;()".iter().enumerate() {
+        n[k] = s.bytes().filter(|b| b == d).count();
+    }
+    n
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(1024.max(ProptestConfig::default().cases)))]
+
+    /// Round 8's `mailto:x@a，b` (U+FF0C mapped to `,`, one address split
+    /// into two), as a class: at rung `scheme`, in both forms and under
+    /// every option variant, normalizing a `mailto` URI never adds a
+    /// delimiter of RFC 6068 §2 (so the addresses, their `@` and the
+    /// header fields stay as many as they were; `%` may grow only when the
+    /// `uri` form percent-encodes a character, never by a mapping), and is
+    /// idempotent.
+    #[test]
+    fn mailto_never_gains_a_delimiter(x in mailto_uri(), v in variant_no_base()) {
+        for form in FORMS {
+            let Some(out) = norm(&x, Rung::Scheme, form, v) else { continue };
+            let (a, b) = (mailto_delimiters(&x), mailto_delimiters(&out));
+            for k in 0..12 {
+                // `%` (index 5) grows where the `uri` form encodes.
+                if k != 5 {
+                    prop_assert!(b[k] <= a[k], "{:?} -> {:?} ({:?}, {:?})", x, out, form, v);
+                }
+            }
+            // No triplet of an ASCII delimiter appears decoded, and no
+            // mapping wrote a `%` of its own: every `%` of the output
+            // starts a triplet that is either in the input or encodes a
+            // byte >= 0x80.
+            for (i, _) in out.match_indices('%') {
+                let t = &out[i..(i + 3).min(out.len())];
+                let hi = u8::from_str_radix(t.get(1..3).unwrap_or("zz"), 16).is_ok_and(|b| b >= 0x80);
+                prop_assert!(hi || x.contains(t), "{:?} -> {:?}: {}", x, out, t);
+            }
+            let again = norm(&out, Rung::Scheme, form, v);
+            prop_assert_eq!(again.as_deref(), Some(&*out), "{:?}", x);
+        }
+    }
+}
+
+/// The generator reaches the shape of round 8's defect: a domain holding
+/// a tempter, raw and as triplets.
+#[test]
+fn mailto_generator_covers_the_tempters() {
+    use proptest::strategy::ValueTree;
+    use proptest::test_runner::TestRunner;
+    let mut runner = TestRunner::deterministic();
+    let g = mailto_uri();
+    let (mut raw, mut encoded, mut several) = (false, false, false);
+    for _ in 0..2000 {
+        let x = g.new_tree(&mut runner).unwrap().current();
+        let domain = x.split('@').nth(1).unwrap_or("").to_owned();
+        raw |= domain.contains('\u{FF0C}');
+        encoded |= domain.contains("%EF%BC%8C");
+        several |= x.matches('@').count() >= 2;
+    }
+    assert!(raw && encoded && several, "{raw} {encoded} {several}");
+}
+
+// ---------------------------------------------------------------------------
 // 5: forms agree
 // ---------------------------------------------------------------------------
 
