@@ -8,6 +8,7 @@ use irinorm::{parse, Components, Grammar};
 use irinorm_rules::{Config, Pipeline, RuleName, RuleSet};
 use proptest::prelude::*;
 
+#[allow(dead_code)] // `relative` is prop_presets'.
 mod support;
 use support::url;
 
