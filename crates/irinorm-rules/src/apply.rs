@@ -578,6 +578,11 @@ pub(crate) fn query_in_place(
     // Offsets in `out` (the ladder's, shifted by `start`; no slicing of
     // `text` again): `frag` is the fragment's `#`.
     let (query, frag) = m.query_fragment_offsets();
+    if matches!(query, Some((1, _))) {
+        // A query-only reference: the general path leaves its query alone
+        // ([`query_only`]).
+        return false;
+    }
     let frag = frag.map(|f| start + f - 1);
     let query = query.map(|(a, b)| (start + a, start + b));
     let drop_fragment = frag.filter(|_| rules.contains(RuleName::RemoveFragment));
@@ -898,6 +903,11 @@ fn apply_all<'x>(
     applied: &mut Vec<RuleName>,
     mut trace: Option<&mut Vec<Fired>>,
 ) -> Option<String> {
+    let rules = if query_only(m) {
+        QUERY_RULES.iter().fold(rules, |set, &r| set.without(r))
+    } else {
+        rules
+    };
     let mut u = Url::of(s, m);
     let env = Env {
         config,
@@ -1004,6 +1014,35 @@ fn apply_all<'x>(
     let mut out = String::with_capacity(s.len());
     u.recompose(&mut out);
     (out != s).then_some(out)
+}
+
+/// The rules that edit or remove the query.
+const QUERY_RULES: [RuleName; 5] = [
+    RuleName::RemoveSessionIds,
+    RuleName::RemoveQueryParams,
+    RuleName::RemoveDefaultQueryParams,
+    RuleName::SortQuery,
+    RuleName::RemoveEmptyQuery,
+];
+
+/// Whether `m` is a query-only reference (`?q`, `?q#f`: no scheme,
+/// authority or path), whose query the rules leave as the ladder wrote
+/// it. Resolution takes such a reference's query in place of the base's,
+/// while an empty reference (or a fragment alone) keeps the base's
+/// (RFC 3986 §5.2.2). So had `crawler` made `?utm_source=x` the empty
+/// reference, that resolved against `http://h/p?` would be `http://h/p?`,
+/// where `?utm_source=x` resolved against the same base is
+/// `http://h/p?utm_source=x`, whose normal form is `http://h/p`
+/// (invariant 4, LADDER.md; found by `prop_presets`'
+/// `resolution_commutes_for_rfc_fetch_crawler`). Keeping only part of the
+/// query (`?sid=2` of `?sid=2&utm_source=1`) would commute, but then no
+/// choice of what an emptied query keeps makes `crawler`'s equal forms
+/// equal under `aggressive` (invariant 3 across the nested presets): the
+/// query rules act on the query once the reference is resolved
+/// (docs/rules.md).
+#[inline]
+pub(crate) fn query_only(m: &Meta) -> bool {
+    matches!(m.query_fragment_offsets().0, Some((1, _)))
 }
 
 fn whole(u: &Url<'_>) -> String {
