@@ -25,77 +25,16 @@
 //!
 //! Case counts: at least 512, more with `PROPTEST_CASES` (docs/testing.md).
 
-use irinorm::ladder::{Form, Normalizer, Options};
-use irinorm::{parse, resolve, Grammar};
-use irinorm_rules::{Config, Pipeline, Preset};
+use irinorm::ladder::Form;
+use irinorm::{parse, Grammar};
+use irinorm_rules::{Pipeline, Preset};
 use proptest::prelude::*;
 
 mod support;
+use support::presets::{commutes, n, pipeline, NESTED};
 use support::{pick, relative, url};
 
 const FORMS: [Form; 2] = [Form::Uri, Form::Iri];
-
-/// The nested presets, smallest first.
-const NESTED: [Preset; 4] = [
-    Preset::Rfc,
-    Preset::Fetch,
-    Preset::Crawler,
-    Preset::Aggressive,
-];
-
-fn pipeline(p: Preset, form: Form) -> Pipeline {
-    Pipeline::new(
-        Normalizer::new(Options::new(p.rung(), form)),
-        p.rule_set(),
-        Config::default(),
-    )
-}
-
-fn n(p: &Pipeline, x: &str) -> Option<String> {
-    p.normalize(x).ok().map(|o| o.text.into_owned())
-}
-
-/// Whether a path has a segment that is `.` or `..` only once its
-/// triplets are decoded (rung 1 decodes `%2E`; resolution does not).
-fn encoded_dot_segment(path: &str) -> bool {
-    path.split('/').any(|g| {
-        g.contains('%')
-            && matches!(
-                g.to_ascii_lowercase().replace("%2e", ".").as_str(),
-                "." | ".."
-            )
-    })
-}
-
-/// Invariant 4 for one pipeline; `Err` on a mismatch.
-fn commutes(p: &Pipeline, b: &str, r: &str) -> Result<(), String> {
-    let Ok(target) = resolve(b, r) else {
-        return Ok(());
-    };
-    let Ok(bm) = parse(b, Grammar::Iri) else {
-        return Ok(());
-    };
-    let Ok(rm) = parse(r, Grammar::IriReference) else {
-        return Ok(());
-    };
-    if bm.authority(b).is_none()
-        || bm.path(b).split('/').next_back() == Some("..")
-        || encoded_dot_segment(bm.path(b))
-        || encoded_dot_segment(rm.path(r))
-    {
-        return Ok(());
-    }
-    let (Some(lhs), Some(nb), Some(nr)) = (n(p, &target), n(p, b), n(p, r)) else {
-        return Ok(());
-    };
-    let t2 = resolve(&nb, &nr).map_err(|e| format!("resolve({nb:?}, {nr:?}): {e:?}"))?;
-    match n(p, &t2) {
-        Some(rhs) if rhs == lhs => Ok(()),
-        rhs => Err(format!(
-            "B={b:?} R={r:?}: N(resolve(B,R))={lhs:?}; N(B)={nb:?} N(R)={nr:?} -> {t2:?} -> {rhs:?}"
-        )),
-    }
-}
 
 proptest! {
     #![proptest_config(ProptestConfig::with_cases(512.max(ProptestConfig::default().cases)))]

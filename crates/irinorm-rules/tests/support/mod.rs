@@ -6,6 +6,8 @@
 
 use proptest::prelude::*;
 
+pub(crate) mod presets;
+
 pub(crate) fn pick<T: Clone + core::fmt::Debug + 'static>(
     v: &'static [T],
 ) -> impl Strategy<Value = T> {
