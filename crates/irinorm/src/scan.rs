@@ -84,15 +84,27 @@ const FUSE_ABOVE: usize = 64;
 pub(crate) const QUERY_RUN: Run =
     Run::new(Class::from_table(&T, QUERY_CLASS, 0), None, Some(TRIPLETS)).dense();
 
-/// The [`irinorm_simd::Stop::pct`] flags of a run as [`Meta`] flags.
+/// The [`Meta`] flags of each value of [`irinorm_simd::Stop::pct`].
+const PCT_FLAGS: [u16; 4] = {
+    let mut t = [0u16; 4];
+    let mut p = 0;
+    while p < 4 {
+        if p as u8 & irinorm_simd::PCT_ANY != 0 {
+            t[p] |= PCT_ANY;
+        }
+        if p as u8 & irinorm_simd::PCT_HIGH != 0 {
+            t[p] |= PCT_HIGH;
+        }
+        p += 1;
+    }
+    t
+};
+
+/// The [`irinorm_simd::Stop::pct`] flags of a run as [`Meta`] flags: one
+/// lookup (issue 14, round 9: the two tests were six instructions a call).
 #[inline(always)]
 fn add_pct(flags: &mut u16, pct: u8) {
-    if pct & irinorm_simd::PCT_ANY != 0 {
-        *flags |= PCT_ANY;
-    }
-    if pct & irinorm_simd::PCT_HIGH != 0 {
-        *flags |= PCT_HIGH;
-    }
+    *flags |= PCT_FLAGS[usize::from(pct & 3)];
 }
 
 /// A triplet at `i` (`b[i] == '%'`) that a syntax normalizer keeps as it
