@@ -227,19 +227,29 @@ fn common_fields(s: &str, m: &mut Meta) -> Result<(), Option<Resume>> {
             irinorm_simd::next_stop(b, i, &HOST_RUN).at
         };
         m.host_end = j as u32;
+        // A `reg-name` that starts with a digit may be an IPv4 address
+        // (§3.2.2); `m` is `Meta::default()`, whose kind is `RegName`.
+        let hs = i;
+        if b.get(hs).is_some_and(u8::is_ascii_digit) {
+            m.host_kind = crate::parse::reg_name_kind(&b[hs..j]);
+        }
         i = j;
-        if i < len && b[i] == b':' {
-            // §3.2.3: port = *DIGIT
-            i += 1;
-            m.port_start = i as u32;
-            while i < len && b[i].is_ascii_digit() {
+        // The host ends at `/` (nearly always), else at a port, `?`, `#`,
+        // the end or something the full parser must judge. One test for
+        // the common case (issue 14, round 9).
+        if b.get(i) != Some(&b'/') {
+            if i < len && b[i] == b':' {
+                // §3.2.3: port = *DIGIT
                 i += 1;
+                m.port_start = i as u32;
+                while i < len && b[i].is_ascii_digit() {
+                    i += 1;
+                }
+            }
+            if i < len && !matches!(b[i], b'/' | b'?' | b'#') {
+                return Err(None);
             }
         }
-        if i < len && !matches!(b[i], b'/' | b'?' | b'#') {
-            return Err(None);
-        }
-        m.host_kind = crate::parse::reg_name_kind(&b[m.host_start as usize..m.host_end as usize]);
     }
 
     // §3.3 - §3.5: the path and the query in one run, whose mark is the
@@ -255,6 +265,20 @@ fn common_fields(s: &str, m: &mut Meta) -> Result<(), Option<Resume>> {
     }
     let s = path_run(b, i);
     add_pct(&mut flags, s.pct);
+    if s.at >= len {
+        // The run went to the end: no fragment, no stop (nearly every
+        // already-normal URL). The fields at once, without the loop's
+        // `Option`s (issue 14, round 9).
+        m.path_end = if s.mark < len {
+            flags |= HAS_QUERY;
+            s.mark as u32
+        } else {
+            len as u32
+        };
+        m.query_end = len as u32;
+        m.flags = flags;
+        return Ok(());
+    }
     let (mut path_end, mut query_end) = (None, None);
     if s.mark < s.at {
         path_end = Some(s.mark);
