@@ -471,6 +471,19 @@ mod tests {
             "http://example.com/a/..b/.c./.d?e=/./f#/../g",
             "http://example.com/a/.b/c/d/e/f/g/h/i/j/k/l/m/n/o/p/q/r/s/t/u/v/w/x/y/z/.z?q",
             "http://example.com/a/b/c/d/e/f/g/h/i/j/k/l/m/n/o/p/q/r/s/t/u/v/w/x/y/z/.z?q",
+            // A query that starts right after the path's `/`, or where the
+            // path is empty, on tails over 64 bytes (one run to the end,
+            // its `?` marked: the fields written at once) and under 64.
+            "https://www.example.com/?utm_source=newsletter&utm_medium=email&utm_campaign=2026-11-26&x=1",
+            "https://www.example.com?utm_source=newsletter&utm_medium=email&utm_campaign=2026-11-26&x=1",
+            "https://www.example.com/?q=1",
+            "https://www.example.com?q=1",
+            "https://www.example.com/a/b?",
+            // Hosts that start with a digit: IPv4 or a name (§3.2.2).
+            "http://1example.com/a/b/c",
+            "http://10.0.0.1:8080/a/b/c",
+            "http://10.0.0.1?a=b",
+            "http://10.0.0.256/a/b/c",
         ];
         for s in accepted {
             let want = parse(s, Grammar::IriReference).unwrap();
