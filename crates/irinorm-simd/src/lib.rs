@@ -373,31 +373,46 @@ impl Kernel {
                 }
             };
         }
+        // Every kernel's answer as a `Packed` (two registers), made a
+        // `Stop` once after they merge: with a `Stop` from each branch the
+        // three words met in memory at the (inlined) call site, stored and
+        // loaded again on every call (issue 14, round 9).
         #[cfg(target_arch = "x86_64")]
-        {
+        let p = if self.0 == AVX2 && b.len() > 32 {
             // Inputs of at most 32 bytes (a third of real lists) go
             // straight to the 16-byte kernel, the AVX2 one's own fallback.
-            if self.0 == AVX2 && b.len() > 32 {
-                #[allow(unsafe_code)]
-                // SAFETY: a `Kernel(AVX2)` is only made by `supported`, after
-                // `is_x86_feature_detected!("avx2")` said the CPU has AVX2.
-                let p = unsafe { by_kind!(avx2) };
-                return p.stop();
+            #[allow(unsafe_code)]
+            // SAFETY: a `Kernel(AVX2)` is only made by `supported`, after
+            // `is_x86_feature_detected!("avx2")` said the CPU has AVX2.
+            unsafe {
+                by_kind!(avx2)
             }
-            if self.0 >= SSSE3 {
-                #[allow(unsafe_code)]
-                // SAFETY: a `Kernel(SSSE3)` or `Kernel(AVX2)` is only made by
-                // `supported` (or `detect`, from it), after
-                // `is_x86_feature_detected!("ssse3")` said the CPU has SSSE3
-                // (AVX2 without SSSE3 is never reported).
-                let p = unsafe { by_kind!(ssse3) };
-                return p.stop();
+        } else if self.0 >= SSSE3 {
+            #[allow(unsafe_code)]
+            // SAFETY: a `Kernel(SSSE3)` or `Kernel(AVX2)` is only made by
+            // `supported` (or `detect`, from it), after
+            // `is_x86_feature_detected!("ssse3")` said the CPU has SSSE3
+            // (AVX2 without SSSE3 is never reported).
+            unsafe {
+                by_kind!(ssse3)
             }
-        }
-        if self.0 == PORTABLE {
-            return portable::next_stop(b, i, run);
-        }
-        scalar::next_stop(b, i, run)
+        } else {
+            self.fallback(b, i, run)
+        };
+        #[cfg(not(target_arch = "x86_64"))]
+        let p = self.fallback(b, i, run);
+        p.stop()
+    }
+
+    /// The portable or scalar kernel, as a [`Packed`].
+    #[inline]
+    fn fallback(self, b: &[u8], i: usize, run: &Run) -> Packed {
+        let s = if self.0 == PORTABLE {
+            portable::next_stop(b, i, run)
+        } else {
+            scalar::next_stop(b, i, run)
+        };
+        Packed::new(s.at, s.pct, s.mark)
     }
 }
 

@@ -612,6 +612,17 @@ impl Normalizer {
             info.is_some_and(|i| i.dns_host) && o.idna.checks_ascii()
         });
         debug_assert!(m.host_kind() != HostKind::Ipv6, "{s:?}");
+        // `http` and `https` under the usual profiles: none of the checks
+        // below can refuse (issue 14, round 9: about ten instructions per
+        // URL, the `localhost` length and the host's emptiness and kind
+        // read for nothing).
+        if hot.plain {
+            return Some(if hot.root && m.path_start == m.path_end {
+                Fast::Root
+            } else {
+                Fast::Same
+            });
+        }
         let (hs, he) = (m.host_start as usize, m.host_end as usize);
         let empty_host = hs == he;
         // `file://localhost/p` is `file:///p` (RFC 8089 §2): [`fast_kind`]
@@ -807,6 +818,9 @@ struct Hot {
     named_host_slow: bool,
     /// An empty path after an authority means `/` (`empty_path_is_root`).
     root: bool,
+    /// `known`, neither `file` nor `named_host_slow`: [`Normalizer::fast_hot`]
+    /// needs nothing of the host.
+    plain: bool,
 }
 
 /// [`Hot`] for `http`, `https` and `file`, the schemes of nearly every
@@ -856,11 +870,15 @@ impl HotSchemes {
     fn of(o: &Options, has_base: bool) -> HotSchemes {
         let hot = |name: &str| {
             let info = o.schemes.get(name).unwrap_or(&SchemeInfo::UNKNOWN);
+            let known = matches!(info.special, Special::None | Special::File);
+            let file = info.special == Special::File;
+            let named_host_slow = info.dns_host && o.idna.checks_ascii();
             Hot {
-                known: matches!(info.special, Special::None | Special::File),
-                file: info.special == Special::File,
-                named_host_slow: info.dns_host && o.idna.checks_ascii(),
+                known,
+                file,
+                named_host_slow,
                 root: info.empty_path_is_root,
+                plain: known && !file && !named_host_slow,
             }
         };
         HotSchemes {
