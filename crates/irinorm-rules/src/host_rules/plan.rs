@@ -38,54 +38,16 @@ use rustc_hash::FxHashMap;
 use super::{has_dot_segment, has_upper_outside_triplets, param_name, HostRule, HostRuleKind};
 
 mod first_round;
+mod params;
 
 use first_round::{FirstRound, Outcome};
+use params::{remove_params, Param, ParamTable};
 
 /// Components, as bits of [`Step::reads`] and [`Step::writes`].
 const SCHEME: u8 = 1;
 const HOST: u8 = 2;
 const PATH: u8 = 4;
 const QUERY: u8 = 8;
-
-/// One ignored (`value: None`) or default parameter of a host.
-#[derive(Clone, Debug)]
-struct Param {
-    name: Box<str>,
-    value: Option<Box<str>>,
-    prefix: Option<Box<str>>,
-}
-
-/// The ignored and default parameters of a host, with a screen on the
-/// names: most parameters of a query are not in the table, and are told
-/// so by their length and first byte, before any compare (issue 11).
-#[derive(Clone, Debug, Default)]
-struct ParamTable {
-    entries: Vec<Param>,
-    /// Bit `min(len, 63)` of each name's length.
-    lens: u64,
-    /// Bit `b % 64` of each name's first byte `b`.
-    first: u64,
-}
-
-impl ParamTable {
-    fn add(&mut self, p: Param) {
-        let n = p.name.as_bytes();
-        self.lens |= 1 << n.len().min(63);
-        if let Some(&b) = n.first() {
-            self.first |= 1 << (b % 64);
-        }
-        self.entries.push(p);
-    }
-
-    /// Whether `name` may be in the table (no false negative).
-    #[inline(always)]
-    fn may_hold(&self, name: &[u8]) -> bool {
-        self.lens & 1 << name.len().min(63) != 0
-            && name
-                .first()
-                .is_none_or(|&b| self.first & 1 << (b % 64) != 0)
-    }
-}
 
 #[derive(Clone, Debug)]
 enum Op {
@@ -1104,125 +1066,6 @@ fn params(q: &[u8]) -> impl Iterator<Item = (usize, usize)> + '_ {
         start = end + 1;
         Some(r)
     })
-}
-
-/// The ignored and default parameters of the host, out of the query in
-/// one pass: a parameter goes when some entry whose path prefix holds
-/// takes it (as the rules in turn would); no query when none is left.
-fn remove_params(table: &ParamTable, out: &mut String, at: &mut At) -> bool {
-    let Some(qm) = at.query else { return false };
-    let (qs, qe) = (qm + 1, out.len());
-    if qs == qe {
-        return false;
-    }
-    // Bytes: no `str` boundary checks, names compared word-wise.
-    let path = &out.as_bytes()[at.path..qm];
-    let q = &out.as_bytes()[qs..qe];
-    // Whether the parameter `q[a..b]`, its name ending at `e`, goes: a
-    // function inline, not a closure (the closure was a call per
-    // parameter, with its captures: issue 11).
-    #[inline(always)]
-    fn goes(table: &ParamTable, q: &[u8], path: &[u8], a: usize, e: usize, b: usize) -> bool {
-        let n = &q[a..e];
-        if !table.may_hold(n) {
-            return false;
-        }
-        let v = if e < b { &q[e + 1..b] } else { &[][..] };
-        table.entries.iter().any(|p| {
-            same_bytes(p.name.as_bytes(), n)
-                && p.value
-                    .as_deref()
-                    .is_none_or(|d| same_bytes(d.as_bytes(), v))
-                && p.prefix.as_deref().is_none_or(|pre| {
-                    // Word-wise, inline: `starts_with` is a `bcmp` call
-                    // per entry with a prefix (issue 11).
-                    let pre = pre.as_bytes();
-                    path.len() >= pre.len() && same_bytes(&path[..pre.len()], pre)
-                })
-        })
-    }
-    // The parameters that go, and where the first kept one starts. Eight
-    // on the stack (128 bytes, zeroed inline: 32 cost a `memset` call per
-    // query looked at, 1.2% of the learned crawl's instructions), the rest
-    // in `more`.
-    let mut cuts = [(0usize, 0usize); 8];
-    let mut n = 0;
-    let mut more = Vec::new();
-    let mut first_kept = None;
-    // A macro, not a closure: the closure stayed a call per parameter,
-    // its captures passed by reference (issue 11).
-    macro_rules! judge {
-        ($a:expr, $e:expr, $b:expr) => {{
-            let (a, e, b) = ($a, $e, $b);
-            if goes(table, q, path, a, e, b) {
-                if n < cuts.len() {
-                    cuts[n] = (qs + a, qs + b);
-                    n += 1;
-                } else {
-                    more.push((qs + a, qs + b));
-                }
-            } else if first_kept.is_none() {
-                first_kept = Some(qs + a);
-            }
-        }};
-    }
-    if q.len() <= 64 {
-        // Most queries: the `&`s and `=`s as two bit masks (SSE2 compares,
-        // as `crawler`'s filter), each parameter and its name's end read
-        // off them, no byte loop.
-        // Both masks from one copy padded with zeros to 64 bytes: every
-        // 16-byte window of it is whole, so neither mask takes the
-        // kernel's path for a window that crosses the end (issue 11: that
-        // path was half of the two masks' 100 instructions a query).
-        let mut pad = [0u8; 64];
-        pad[..q.len()].copy_from_slice(q);
-        let amps = irinorm_simd::eq_mask64(&pad, 0, b'&');
-        let eqs = irinorm_simd::eq_mask64(&pad, 0, b'=');
-        let (mut a, mut rest) = (0usize, amps);
-        loop {
-            let b = if rest == 0 {
-                q.len()
-            } else {
-                rest.trailing_zeros() as usize
-            };
-            let from = u64::MAX.checked_shl(a as u32).unwrap_or(0);
-            let below = u64::MAX.checked_shl(b as u32).map_or(u64::MAX, |m| !m);
-            let e = match eqs & from & below {
-                0 => b,
-                m => m.trailing_zeros() as usize,
-            };
-            judge!(a, e, b);
-            if rest == 0 {
-                break;
-            }
-            rest &= rest - 1;
-            a = b + 1;
-        }
-    } else {
-        for (a, b) in params(q) {
-            let e = q[a..b].iter().position(|&c| c == b'=').map_or(b, |i| a + i);
-            judge!(a, e, b);
-        }
-    }
-    if n == 0 {
-        return false;
-    }
-    let Some(f) = first_kept else {
-        out.truncate(qm);
-        at.query = None;
-        return true;
-    };
-    // Cut in place from the end backwards (the offsets before a cut stay
-    // right): a parameter before the first kept one goes with the `&`
-    // after it, a later one with the `&` before it.
-    for &(a, b) in cuts[..n].iter().chain(more.iter()).rev() {
-        if a > f {
-            out.replace_range(a - 1..b, "");
-        } else {
-            out.replace_range(a..b + 1, "");
-        }
-    }
-    true
 }
 
 /// `sort-query`: parameters in byte order of their names, stable.
