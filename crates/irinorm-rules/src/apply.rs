@@ -526,24 +526,28 @@ fn others_may_apply(
     if !host_only {
         return may_apply(&out[start..], m, others, config, names);
     }
-    let b = out.as_bytes().get(start..).unwrap_or_default();
     let Some((hs, he)) = m.offsets().host else {
         return false;
     };
     let kind = m.host_kind();
-    let host = b.get(hs..he).unwrap_or_default();
-    (others.contains(R::RemoveTrailingHostDot)
-        && matches!(kind, HostKind::RegName | HostKind::Ipv4)
-        && host.last() == Some(&b'.'))
+    if !matches!(kind, HostKind::RegName | HostKind::Ipv4) || hs >= he {
+        return false;
+    }
+    // The host's first and last byte, read where they are in `out`.
+    let b = out.as_bytes();
+    let (Some(&first), Some(&last)) = (b.get(start + hs), b.get(start + he - 1)) else {
+        return false;
+    };
+    (others.contains(R::RemoveTrailingHostDot) && last == b'.')
         || (others.contains(R::DecodeIpv4Forms)
             && kind == HostKind::RegName
-            && host.first().is_some_and(u8::is_ascii_digit)
-            && is_http_or_https(b, m)
+            && first.is_ascii_digit()
+            && is_http_or_https(&b[start..], m)
             // The rule fires only on a host that reads as an IPv4 address
             // in some form: names that merely start with a digit
             // (`1drv.ms`, long phishing hosts) stay on the in-place path
             // instead of the general one (issue 14, round 2: `len 161+`).
-            && parse_ipv4_forms(host).is_some())
+            && parse_ipv4_forms(&b[start + hs..start + he]).is_some())
 }
 
 /// Whether the scheme of the reference `b` (components `m`) is `http` or
@@ -665,6 +669,22 @@ fn filter_query_by_prefixes(
     if let Some(filtered) = fast.and_then(|f| query_filter::filter_query(out, qs, qe, f)) {
         return filtered;
     }
+    screen_by_prefixes(out, qs, qe, pre, names, fast)
+}
+
+/// [`filter_query_by_prefixes`] past the one-pass filter's limits (other
+/// lists, more than [`query_filter::MAX_PARAMS`] parameters): round 5's
+/// screen. Apart (round 9): inlined, its state took registers from the
+/// one-pass filter's loop, which then spilled the judge's hash constants.
+#[inline(never)]
+fn screen_by_prefixes(
+    out: &mut String,
+    qs: usize,
+    qe: usize,
+    pre: &ParamPrefixes,
+    names: &NameIndex,
+    fast: Option<&QueryFilter>,
+) -> bool {
     let q = &out.as_bytes()[qs..qe];
     if pre.matches_at(q, 0) {
         return filter_query_from(out, qs, qe, pre, names, fast, 0);

@@ -546,7 +546,15 @@ pub(crate) fn filter_query(
             };
         }
     }
-    if f.goes_bounded(o, qs, 0, len, true) {
+    // The bytes the blocks below may read in place: to 16 past the
+    // query's last byte, within the output (sliced once, so that each
+    // read's test is the slice's bounds check).
+    let region = o.get(qs..(qs + len + 16).min(o.len())).unwrap_or_default();
+    let first = match region.get(..17) {
+        Some(w) => f.goes_in(w, true),
+        None => f.goes_bounded(o, qs, 0, len, true),
+    };
+    if first {
         return filter(out, qs, qe, f, 0);
     }
     let mut base = 0;
@@ -559,11 +567,11 @@ pub(crate) fn filter_query(
     // (Tried: the query's first name judged in this loop as a bit carried
     // into the first block's mask, the last `&` of each block carried into
     // the next: +12 instructions per URL on `len 161+`.)
-    while base + 64 < len {
-        let Some(w) = o.get(qs + base..qs + base + WIDE) else {
-            break;
-        };
-        let w: &[u8; WIDE] = w.try_into().expect("WIDE bytes");
+    // A block is read in place when its `WIDE` bytes are in `region`
+    // (then it is not the last block: `base + 64 < len`).
+    let mut rest = region;
+    while let Some(w) = rest.first_chunk::<WIDE>() {
+        rest = &rest[64..];
         let mut m = irinorm_simd::eq_mask64_padded(w, 0, b'&');
         while m != 0 {
             let at = m.trailing_zeros() as usize + 1;
