@@ -506,7 +506,7 @@ pub(crate) fn query_in_place_set(rules: RuleSet) -> Option<RuleSet> {
 /// rules, which cost a few percent of `crawler` on short URLs (issue 14).
 /// Other sets go to [`may_apply`]. The reference is `out[start..]`: the
 /// host is read as bytes at the ladder's offsets ([`Meta::offsets`]), a
-/// test of its last and first byte, not sliced as a `str` (round 9: the
+/// test of its last and first byte, not sliced as a `str` (issue 14 round 9: the
 /// `str` slices' char-boundary checks were a fifth of this glue on `len
 /// 161+`).
 #[inline(always)]
@@ -674,7 +674,7 @@ fn filter_query_by_prefixes(
 
 /// [`filter_query_by_prefixes`] past the one-pass filter's limits (other
 /// lists, more than [`query_filter::MAX_PARAMS`] parameters): round 5's
-/// screen. Apart (round 9): inlined, its state took registers from the
+/// screen. Apart (issue 14 round 9): inlined, its state took registers from the
 /// one-pass filter's loop, which then spilled the judge's hash constants.
 #[inline(never)]
 fn screen_by_prefixes(

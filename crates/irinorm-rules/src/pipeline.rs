@@ -344,7 +344,7 @@ impl Pipeline {
         // By reference: a copy of the whole `Meta` (read wide, just written
         // narrow by the ladder) stalled on store-to-load forwarding, a
         // third of this function's time on short references (issue 14).
-        // The text is sliced only where it is split again (round 9: its
+        // The text is sliced only where it is split again (issue 14 round 9: its
         // char-boundary check was paid on every reference).
         let split;
         let meta = match &meta {

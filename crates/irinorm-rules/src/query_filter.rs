@@ -37,6 +37,19 @@
 //! and `String::from_utf8` cost 403 per query against ~200 for the drains
 //! (`from_utf8` alone 190).
 //!
+//! Issue 14 round 9 (BENCHMARKS.md, "Issue 14, round 9: crawler, the
+//! screen's blocks in place"): the screen reads the blocks before the
+//! last one, and the names whose 17 bytes are there, from one slice of
+//! the output (`first_chunk`: one compare per block, no window chosen, no
+//! shift, no range check per name), and the SSE2 block mask is inlined;
+//! `len 161+` from 1.38x to 1.29x `rfc` by instructions. Tried in
+//! [`filter`] and dropped: the names read in place from one slice (+21
+//! instructions per URL on `query-heavy`: both reads inlined in the
+//! verdict loop spilled its state), the full blocks read in place (-5, a
+//! second data-dependent branch per block for 0.2%); the query's first
+//! name judged as a bit carried into the screen's first block (+12 on
+//! `len 161+`).
+//!
 //! The judge ([`QueryFilter::goes_bounded`]): the name's first 16 bytes as
 //! two words, case-folded; the bucket from the `key` bits of the first
 //! word (the shortest pattern's length in bytes, and up to four bits after
@@ -561,7 +574,7 @@ pub(crate) fn filter_query(
     // The blocks before the last one whose names can all be read in place
     // (an `&` at the block's byte 63 starts a name at 64, whose 17 bytes
     // end at 81): one bounds check per block for its mask and its judges,
-    // no window chosen, no shift (round 9: those were ~10 instructions per
+    // no window chosen, no shift (issue 14 round 9: those were ~10 instructions per
     // block and ~8 per judge on `len 161+`). The last block, and blocks
     // too near the output's end, are read by the checked code below.
     // (Tried: the query's first name judged in this loop as a bit carried

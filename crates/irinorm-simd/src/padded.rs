@@ -36,7 +36,7 @@ fn eq_mask64_block_scalar(block: &[u8; 64], c: u8) -> u64 {
 mod sse2 {
     use std::arch::x86_64::{_mm_cmpeq_epi8, _mm_movemask_epi8, _mm_set1_epi8, _mm_set_epi64x};
 
-    /// Not a `#[target_feature]` function (round 9): LLVM did not inline
+    /// Not a `#[target_feature]` function (issue 14 round 9): LLVM did not inline
     /// one into its callers (the query filter's loops), and the call cost
     /// about 8 of the block's ~28 instructions, 2.8 calls per URL on `len
     /// 161+` (BENCHMARKS.md, "Issue 14, round 9"). `#[inline(always)]` is
