@@ -504,34 +504,59 @@ pub(crate) fn query_in_place_set(rules: RuleSet) -> Option<RuleSet> {
 /// (remove-trailing-host-dot, decode-ipv4-forms), inline: the same two
 /// tests on the host, without the call and the walk over the other
 /// rules, which cost a few percent of `crawler` on short URLs (issue 14).
-/// Other sets go to [`may_apply`].
+/// Other sets go to [`may_apply`]. The reference is `out[start..]`: the
+/// host is read as bytes at the ladder's offsets ([`Meta::offsets`]), a
+/// test of its last and first byte, not sliced as a `str` (issue 14 round 9: the
+/// `str` slices' char-boundary checks were a fifth of this glue on `len
+/// 161+`).
 #[inline(always)]
-fn others_may_apply(s: &str, m: &Meta, others: RuleSet, config: &Config, names: &Names) -> bool {
+fn others_may_apply(
+    out: &str,
+    start: usize,
+    m: &Meta,
+    others: RuleSet,
+    config: &Config,
+    names: &Names,
+) -> bool {
     use RuleName as R;
     let host_only = others
         .without(R::RemoveTrailingHostDot)
         .without(R::DecodeIpv4Forms)
         .is_empty();
     if !host_only {
-        return may_apply(s, m, others, config, names);
+        return may_apply(&out[start..], m, others, config, names);
     }
-    let Some(h) = m.host(s) else {
+    let Some((hs, he)) = m.offsets().host else {
         return false;
     };
     let kind = m.host_kind();
-    (others.contains(R::RemoveTrailingHostDot)
-        && matches!(kind, HostKind::RegName | HostKind::Ipv4)
-        && h.ends_with('.'))
+    if !matches!(kind, HostKind::RegName | HostKind::Ipv4) || hs >= he {
+        return false;
+    }
+    // The host's first and last byte, read where they are in `out`.
+    let b = out.as_bytes();
+    let (Some(&first), Some(&last)) = (b.get(start + hs), b.get(start + he - 1)) else {
+        return false;
+    };
+    (others.contains(R::RemoveTrailingHostDot) && last == b'.')
         || (others.contains(R::DecodeIpv4Forms)
             && kind == HostKind::RegName
-            && h.as_bytes().first().is_some_and(u8::is_ascii_digit)
-            && m.scheme(s)
-                .is_some_and(|x| x.eq_ignore_ascii_case("http") || x.eq_ignore_ascii_case("https"))
+            && first.is_ascii_digit()
+            && is_http_or_https(&b[start..], m)
             // The rule fires only on a host that reads as an IPv4 address
             // in some form: names that merely start with a digit
             // (`1drv.ms`, long phishing hosts) stay on the in-place path
             // instead of the general one (issue 14, round 2: `len 161+`).
-            && parse_ipv4_forms(h.as_bytes()).is_some())
+            && parse_ipv4_forms(&b[start + hs..start + he]).is_some())
+}
+
+/// Whether the scheme of the reference `b` (components `m`) is `http` or
+/// `https`, in any case (as `decode-ipv4-forms` asks).
+fn is_http_or_https(b: &[u8], m: &Meta) -> bool {
+    m.offsets()
+        .scheme_end
+        .and_then(|e| b.get(..e))
+        .is_some_and(|x| x.eq_ignore_ascii_case(b"http") || x.eq_ignore_ascii_case(b"https"))
 }
 
 /// [`apply_split`] on `out[start..]` for a set accepted by
@@ -554,14 +579,14 @@ pub(crate) fn query_in_place(
     names: &Names,
     applied: &mut Vec<RuleName>,
 ) -> bool {
-    let text = &out[start..];
-    if !others.is_empty() && others_may_apply(text, m, others, config, names) {
+    if !others.is_empty() && others_may_apply(out, start, m, others, config, names) {
         return false;
     }
     // Debug builds check every call against the general path. The rung
     // only matters to force-http(s), which the screen above excluded.
     #[cfg(debug_assertions)]
     let expected = {
+        let text = &out[start..];
         let mut fired = applied.clone();
         let new = apply_split(
             text,
@@ -649,6 +674,22 @@ fn filter_query_by_prefixes(
     if let Some(filtered) = fast.and_then(|f| query_filter::filter_query(out, qs, qe, f)) {
         return filtered;
     }
+    screen_by_prefixes(out, qs, qe, pre, names, fast)
+}
+
+/// [`filter_query_by_prefixes`] past the one-pass filter's limits (other
+/// lists, more than [`query_filter::MAX_PARAMS`] parameters): round 5's
+/// screen. Apart (issue 14 round 9): inlined, its state took registers from the
+/// one-pass filter's loop, which then spilled the judge's hash constants.
+#[inline(never)]
+fn screen_by_prefixes(
+    out: &mut String,
+    qs: usize,
+    qe: usize,
+    pre: &ParamPrefixes,
+    names: &NameIndex,
+    fast: Option<&QueryFilter>,
+) -> bool {
     let q = &out.as_bytes()[qs..qe];
     if pre.matches_at(q, 0) {
         return filter_query_from(out, qs, qe, pre, names, fast, 0);

@@ -14,14 +14,7 @@ pub fn eq_mask64_padded(b: &[u8], base: usize, c: u8) -> u64 {
     let block: &[u8; 64] = b[base..base + 64].try_into().expect("64 bytes");
     #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
     {
-        #[allow(unsafe_code)]
-        // SAFETY: as for `eq_mask64`: `sse2::eq_mask64_block` is
-        // `#[target_feature(enable = "sse2")]` and this block is compiled
-        // only when the build enables SSE2 for the whole program; the
-        // function holds no `unsafe` (checked slices, no raw pointers).
-        unsafe {
-            sse2::eq_mask64_block(block, c)
-        }
+        sse2::eq_mask64_block(block, c)
     }
     #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
     {
@@ -43,21 +36,36 @@ fn eq_mask64_block_scalar(block: &[u8; 64], c: u8) -> u64 {
 mod sse2 {
     use std::arch::x86_64::{_mm_cmpeq_epi8, _mm_movemask_epi8, _mm_set1_epi8, _mm_set_epi64x};
 
-    #[inline]
-    #[target_feature(enable = "sse2")]
+    /// Not a `#[target_feature]` function (issue 14 round 9): LLVM did not inline
+    /// one into its callers (the query filter's loops), and the call cost
+    /// about 8 of the block's ~28 instructions, 2.8 calls per URL on `len
+    /// 161+` (BENCHMARKS.md, "Issue 14, round 9"). `#[inline(always)]` is
+    /// refused on a `#[target_feature]` function, and rustc still asks for
+    /// `unsafe` around the intrinsics outside one, so the intrinsics are
+    /// called in one `unsafe` block here.
+    #[inline(always)]
     pub(super) fn eq_mask64_block(block: &[u8; 64], c: u8) -> u64 {
-        let needle = _mm_set1_epi8(c as i8);
-        let mut m = 0u64;
-        for j in 0..4 {
-            // One `u128` per window: the compiler makes it one unaligned
-            // load (two words of eight bytes became a 16-byte load whose
-            // high half was loaded again and merged: 8 of the block's 28
-            // instructions).
-            let x = u128::from_le_bytes(block[16 * j..16 * j + 16].try_into().expect("16"));
-            let v = _mm_set_epi64x((x >> 64) as i64, x as i64);
-            m |= u64::from(_mm_movemask_epi8(_mm_cmpeq_epi8(v, needle)) as u16) << (16 * j);
+        #[allow(unsafe_code)]
+        // SAFETY: this module is compiled only when the build enables
+        // SSE2 for the whole program (`cfg(target_feature = "sse2")`,
+        // always so on x86-64), so every CPU this binary runs on has the
+        // intrinsics' feature. They take and return values (the loads are
+        // checked slices made into `u128`s): no pointer, nothing else to
+        // uphold.
+        unsafe {
+            let needle = _mm_set1_epi8(c as i8);
+            let mut m = 0u64;
+            for j in 0..4 {
+                // One `u128` per window: the compiler makes it one
+                // unaligned load (two words of eight bytes became a 16-byte
+                // load whose high half was loaded again and merged: 8 of
+                // the block's 28 instructions).
+                let x = u128::from_le_bytes(block[16 * j..16 * j + 16].try_into().expect("16"));
+                let v = _mm_set_epi64x((x >> 64) as i64, x as i64);
+                m |= u64::from(_mm_movemask_epi8(_mm_cmpeq_epi8(v, needle)) as u16) << (16 * j);
+            }
+            m
         }
-        m
     }
 }
 
