@@ -23,16 +23,7 @@ use libfuzzer_sys::fuzz_target;
 #[allow(dead_code)]
 mod presets;
 
-use presets::{commutes, n, pipeline, NESTED};
-
-/// The eight pipelines, built once (a pipeline with the query tables costs
-/// ~26,000 instructions to build: per input, it was most of the run).
-fn pipelines() -> &'static [Vec<irinorm_rules::Pipeline>; 2] {
-    static P: std::sync::OnceLock<[Vec<irinorm_rules::Pipeline>; 2]> = std::sync::OnceLock::new();
-    P.get_or_init(|| {
-        [Form::Uri, Form::Iri].map(|f| NESTED.iter().map(|&p| pipeline(p, f)).collect())
-    })
-}
+use presets::{commutes, n, nested, NESTED};
 
 fuzz_target!(|data: &[u8]| {
     let Ok(s) = std::str::from_utf8(data) else {
@@ -42,8 +33,8 @@ fuzz_target!(|data: &[u8]| {
         .split_once('\0')
         .or_else(|| s.split_once('\n'))
         .unwrap_or(("http://a/b/c/d;p?q", s));
-    for (f, form) in [Form::Uri, Form::Iri].into_iter().enumerate() {
-        let ps = &pipelines()[f];
+    for form in [Form::Uri, Form::Iri] {
+        let ps = nested(form);
         for x in [base, r] {
             for (i, small) in ps.iter().enumerate() {
                 let Some(once) = n(small, x) else { continue };
@@ -63,7 +54,7 @@ fuzz_target!(|data: &[u8]| {
                     );
                 }
                 if form == Form::Iri {
-                    let u = &pipelines()[0][i];
+                    let u = &nested(Form::Uri)[i];
                     assert_eq!(
                         n(u, &once),
                         n(u, x),

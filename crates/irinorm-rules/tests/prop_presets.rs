@@ -27,11 +27,11 @@
 
 use irinorm::ladder::Form;
 use irinorm::{parse, Grammar};
-use irinorm_rules::{Pipeline, Preset};
+use irinorm_rules::Preset;
 use proptest::prelude::*;
 
 mod support;
-use support::presets::{commutes, n, pipeline, NESTED};
+use support::presets::{commutes, n, nested, pipeline, NESTED};
 use support::{pick, relative, url};
 
 const FORMS: [Form; 2] = [Form::Uri, Form::Iri];
@@ -42,7 +42,7 @@ proptest! {
     #[test]
     fn presets_are_idempotent_and_nest(x in prop_oneof![3 => url(), 1 => relative()]) {
         for form in FORMS {
-            let ps: Vec<Pipeline> = NESTED.iter().map(|&p| pipeline(p, form)).collect();
+            let ps = nested(form);
             for (i, small) in ps.iter().enumerate() {
                 let Some(once) = n(small, &x) else { continue };
                 prop_assert_eq!(n(small, &once), Some(once.clone()), "{} {:?}", NESTED[i], form);
@@ -59,7 +59,7 @@ proptest! {
     #[test]
     fn equal_under_a_preset_is_equal_under_the_larger_ones(a in url(), b in url()) {
         for form in FORMS {
-            let ps: Vec<Pipeline> = NESTED.iter().map(|&p| pipeline(p, form)).collect();
+            let ps = nested(form);
             let mut equal = false;
             for (i, p) in ps.iter().enumerate() {
                 let (Some(x), Some(y)) = (n(p, &a), n(p, &b)) else { break };

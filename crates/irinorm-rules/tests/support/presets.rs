@@ -22,6 +22,17 @@ pub(crate) fn pipeline(p: Preset, form: Form) -> Pipeline {
     )
 }
 
+/// The pipelines of [`NESTED`] in `form`, built once per process (a
+/// pipeline with the query tables costs ~26,000 instructions to build: per
+/// fuzz input, it was most of the run).
+pub(crate) fn nested(form: Form) -> &'static [Pipeline] {
+    static P: std::sync::OnceLock<[Vec<Pipeline>; 2]> = std::sync::OnceLock::new();
+    let both = P.get_or_init(|| {
+        [Form::Uri, Form::Iri].map(|f| NESTED.iter().map(|&p| pipeline(p, f)).collect())
+    });
+    &both[usize::from(form == Form::Iri)]
+}
+
 pub(crate) fn n(p: &Pipeline, x: &str) -> Option<String> {
     p.normalize(x).ok().map(|o| o.text.into_owned())
 }
