@@ -4,10 +4,13 @@
 
 use std::collections::BTreeMap;
 
+use irinorm::ladder::{Form, Normalizer, Options, Rung};
 use irinorm::scheme::{SchemeInfo, SchemeRegistry, Special};
 use serde::Deserialize;
 
 use crate::host_rules::{HostRule, HostRuleFile};
+
+pub(crate) mod normal;
 
 /// Directory-index file names `remove-directory-index` removes by default.
 pub const DEFAULT_DIRECTORY_INDEX: &[&str] = &[
@@ -203,6 +206,13 @@ pub fn load_toml(
         config.host_rules.push(r.into_rule()?);
     }
     crate::host_rules::check_alias_chains(&config.host_rules)?;
+    // The aliases once their hosts are written as each form writes them
+    // (two spellings of one host can close a cycle: `normal.rs`).
+    for form in [Form::Uri, Form::Iri] {
+        let norm = Normalizer::new(Options::new(Rung::Scheme, form));
+        crate::host_rules::check_alias_chains(&normal::host_rules(&norm, &config.host_rules))
+            .map_err(|e| format!("{e} (with the hosts written in the {} form)", form.name()))?;
+    }
     for (name, s) in f.schemes {
         if !is_scheme_name(&name) {
             return Err(format!(
@@ -281,5 +291,33 @@ forget = true
         assert!(s.get("gopher").is_none());
         assert!(load_toml("[rules]\nnope = 1", &mut c, &mut s).is_err());
         assert!(load_toml("[schemes.\"1x\"]\ndns-host = true", &mut c, &mut s).is_err());
+    }
+
+    /// Two spellings of one host close an alias cycle that the spellings
+    /// hide; the loader writes the hosts as each form writes them and
+    /// refuses the file (`config/normal.rs`).
+    #[test]
+    fn alias_cycles_through_spellings_are_refused() {
+        let text = r#"
+[[host-rule]]
+host = "bücher.example"
+rule = "alias-host"
+to = "a.example"
+
+[[host-rule]]
+host = "a.example"
+rule = "alias-host"
+to = "XN--BCHER-KVA.example"
+"#;
+        let (mut c, mut s) = (Config::default(), SchemeRegistry::builtin());
+        let e = load_toml(text, &mut c, &mut s).unwrap_err();
+        assert!(
+            e.contains("cycle") && e.contains("written in the uri form"),
+            "{e}"
+        );
+        // One spelling of each host, no cycle: loaded.
+        let text = text.replace("XN--BCHER-KVA.example", "c.example");
+        let (mut c, mut s) = (Config::default(), SchemeRegistry::builtin());
+        load_toml(&text, &mut c, &mut s).unwrap();
     }
 }

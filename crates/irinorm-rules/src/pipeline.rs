@@ -57,8 +57,11 @@ pub struct Pipeline {
 }
 
 impl Pipeline {
-    /// A pipeline. The values of `config.ip_to_host` are normalized like
-    /// hosts (so that the rule's output is itself normal). When the
+    /// A pipeline. The settings' text (hosts, paths, parameter names and
+    /// values, host rules) is written as the normalizer writes it in that
+    /// place, in its form (`config/normal.rs`: so that a setting matches
+    /// the same URLs in the `uri` and `iri` forms, and a rule's output is
+    /// itself normal). When the
     /// settings have `[[host-rule]]` sections, `host-rules` is added to
     /// `rules`: a rules file given with `--config` always applies.
     pub fn new(normalizer: Normalizer, mut rules: RuleSet, mut config: Config) -> Self {
@@ -69,13 +72,7 @@ impl Pipeline {
         let mut plain = normalizer.options().clone();
         plain.ignore_fragment = false;
         let host_norm = Normalizer::new(plain);
-        for v in config.ip_to_host.values_mut() {
-            if let Ok(n) = host_norm.normalize(&format!("http://{v}/")) {
-                if let Some(h) = n.strip_prefix("http://").and_then(|r| r.strip_suffix('/')) {
-                    *v = h.to_owned();
-                }
-            }
-        }
+        crate::config::normal::in_form(&mut config, &host_norm);
         let names = Names::new(&config, rules.contains(RuleName::RemoveQueryParams));
         let named = rules.without(RuleName::HostRules);
         let fused = (rules.contains(RuleName::HostRules) && names.host_rules.plans.is_some())
