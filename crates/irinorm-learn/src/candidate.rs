@@ -176,9 +176,18 @@ fn substitutions(host: &str, a: &str, b: &str, out: &mut Vec<Candidate>) {
         .take_while(|(c, d)| c == d)
         .count();
     // Keep the boundaries on character boundaries (the uri form is ASCII,
-    // the iri form may not be).
-    while p > 0 && !(a.is_char_boundary(p) && b.is_char_boundary(p)) {
+    // the iri form may not be) and outside `%XX` triplets (RFC 3986 §2.1):
+    // `/%2F` and `/%3F` share `/%`, and a rule `/%3` -> `/%2` would hold a
+    // lone `%`, text no normal form holds, that the settings loader refuses
+    // (irinorm-rules `config/normal.rs`).
+    let in_triplet =
+        |t: &[u8], i: usize| (i >= 1 && t[i - 1] == b'%') || (i >= 2 && t[i - 2] == b'%');
+    while p > 0 && !(a.is_char_boundary(p) && b.is_char_boundary(p) && !in_triplet(x, p)) {
         p -= 1;
+    }
+    let mut s = s;
+    while s > 0 && (in_triplet(x, x.len() - s) || in_triplet(y, y.len() - s)) {
+        s -= 1;
     }
     let (ea, eb) = (a.len() - s, b.len() - s);
     if !(a.is_char_boundary(ea) && b.is_char_boundary(eb)) {
@@ -244,6 +253,14 @@ mod tests {
         assert_eq!(
             kinds("http://a/x/home.php", "http://a/x/"),
             ["a directory-index home.php"]
+        );
+        // Boundaries outside triplets: not `/%3` -> `/%2`.
+        assert_eq!(
+            kinds("http://a/n/x%3Fy", "http://a/n/x%2Fy"),
+            [
+                "a substitute \"%3F\" -> \"%2F\"",
+                "a substitute \"/x%3F\" -> \"/x%2F\""
+            ]
         );
         // DustBuster's example kind: /story?id=5 and /story/5.
         assert_eq!(

@@ -208,9 +208,16 @@ pub fn load_toml(
     crate::host_rules::check_alias_chains(&config.host_rules)?;
     // The aliases once their hosts are written as each form writes them
     // (two spellings of one host can close a cycle: `normal.rs`).
+    // Each rule's text must be text the normal form can hold where the
+    // rule writes it (`normal::host_rule`).
     for form in [Form::Uri, Form::Iri] {
         let norm = Normalizer::new(Options::new(Rung::Scheme, form));
-        crate::host_rules::check_alias_chains(&normal::host_rules(&norm, &config.host_rules))
+        let rules = config
+            .host_rules
+            .iter()
+            .map(|r| normal::host_rule(&norm, r))
+            .collect::<Result<Vec<_>, _>>()?;
+        crate::host_rules::check_alias_chains(&rules)
             .map_err(|e| format!("{e} (with the hosts written in the {} form)", form.name()))?;
     }
     for (name, s) in f.schemes {
@@ -244,7 +251,7 @@ pub fn load_toml(
     Ok(())
 }
 
-fn is_scheme_name(s: &str) -> bool {
+pub(crate) fn is_scheme_name(s: &str) -> bool {
     let b = s.as_bytes();
     !b.is_empty()
         && b[0].is_ascii_alphabetic()

@@ -120,35 +120,73 @@ pub(crate) fn host_pattern(norm: &Normalizer, pattern: &str) -> String {
 }
 
 /// `path?query` text (a substitution's `from` and `to`): the part before
-/// the first `?` as path text, the rest as query text.
-fn path_query(norm: &Normalizer, text: &str) -> String {
+/// the first `?` as path text, the rest as query text; `None` when the
+/// ladder does not write a part whole.
+fn path_query(norm: &Normalizer, text: &str) -> Option<String> {
     match text.split_once('?') {
-        Some((p, q)) => format!(
+        Some((p, q)) => Some(format!(
             "{}?{}",
-            piece(norm, Place::Path, p),
-            piece(norm, Place::Query, q)
-        ),
-        None => piece(norm, Place::Path, text).into_owned(),
+            written(norm, Place::Path, p)?,
+            written(norm, Place::Query, q)?
+        )),
+        None => written(norm, Place::Path, text),
     }
 }
 
-/// One host rule in the form of `norm`, or `None` for a substitution that
-/// no longer shortens the text once both sides are written so (`%7E%7E%7E`
-/// -> `abcd` is `~~~` -> `abcd`): such a rule never matched a normal form
-/// as written (no normal form holds `%7E`), and applied now it would not
-/// terminate, so it is dropped.
-pub(crate) fn host_rule(norm: &Normalizer, r: &HostRule) -> Option<HostRule> {
+/// `text` as the ladder writes it at `place`, always by a call (no ASCII
+/// shortcut: this also checks that the text is valid there), or `None`.
+fn written(norm: &Normalizer, place: Place, text: &str) -> Option<String> {
+    if text.is_empty() {
+        return Some(String::new());
+    }
+    match place {
+        Place::Host => host(norm, text),
+        Place::Path => path(norm, text),
+        Place::Query => query(norm, text),
+    }
+}
+
+/// One host rule in the form of `norm`, or why it cannot be. Text a rule
+/// writes into the output (a substitution's `to`, an `alias-host` or
+/// `alias-scheme` target) must be text the ladder writes whole in its
+/// place: `to = "%"` or `"a b"` would make the output invalid (a
+/// substitution's `from` likewise, so that the two compare as written). A
+/// substitution must still shorten the text once both sides are written
+/// so (`%7E%7E%7E` -> `abcdefgh` is `~~~` -> `abcdefgh`, which would not
+/// terminate; as written it never matched a normal form, none holds
+/// `%7E`). The settings loader reports these; [`in_form`] drops them from
+/// a [`Config`] built in code.
+pub(crate) fn host_rule(norm: &Normalizer, r: &HostRule) -> Result<HostRule, String> {
     let q = |s: &str| piece(norm, Place::Query, s).into_owned();
+    let bad = |what: &str, text: &str| {
+        format!(
+            "[[host-rule]] {} for {}: {what} {text:?} is not text a normal form can hold there",
+            r.kind.name(),
+            r.host
+        )
+    };
     let kind = match &r.kind {
         HostRuleKind::AliasHost { to } => HostRuleKind::AliasHost {
-            to: host_pattern(norm, to),
+            to: written(norm, Place::Host, to).ok_or_else(|| bad("`to`", to))?,
         },
-        HostRuleKind::Substitute { from, to } => {
-            let (from, to) = (path_query(norm, from), path_query(norm, to));
-            if !(to.len() < from.len() || (to.len() == from.len() && to < from)) {
-                return None;
+        HostRuleKind::AliasScheme { to } => {
+            if !crate::config::is_scheme_name(to) {
+                return Err(bad("`to`", to));
             }
-            HostRuleKind::Substitute { from, to }
+            HostRuleKind::AliasScheme {
+                to: to.to_ascii_lowercase(),
+            }
+        }
+        HostRuleKind::Substitute { from, to } => {
+            let f = path_query(norm, from).ok_or_else(|| bad("`from`", from))?;
+            let t = path_query(norm, to).ok_or_else(|| bad("`to`", to))?;
+            if !(t.len() < f.len() || (t.len() == f.len() && t < f)) {
+                return Err(format!(
+                    "[[host-rule]] substitute {from:?} -> {to:?} for {}: written as the normal form writes them ({f:?} -> {t:?}), `to` is not shorter than `from` (or as long and smaller), so the rule would not terminate",
+                    r.host
+                ));
+            }
+            HostRuleKind::Substitute { from: f, to: t }
         }
         HostRuleKind::DirectoryIndex { name } => HostRuleKind::DirectoryIndex {
             name: piece(norm, Place::Path, name).into_owned(),
@@ -158,13 +196,12 @@ pub(crate) fn host_rule(norm: &Normalizer, r: &HostRule) -> Option<HostRule> {
             name: q(name),
             value: q(value),
         },
-        k @ (HostRuleKind::AliasScheme { .. }
-        | HostRuleKind::LowercasePath
+        k @ (HostRuleKind::LowercasePath
         | HostRuleKind::RemoveTrailingSlash
         | HostRuleKind::AddTrailingSlash
         | HostRuleKind::SortQuery) => k.clone(),
     };
-    Some(HostRule {
+    Ok(HostRule {
         host: host_pattern(norm, &r.host),
         path: piece(norm, Place::Path, &r.path).into_owned(),
         kind,
@@ -172,9 +209,13 @@ pub(crate) fn host_rule(norm: &Normalizer, r: &HostRule) -> Option<HostRule> {
     })
 }
 
-/// The host rules in the form of `norm` ([`host_rule`]).
+/// The host rules in the form of `norm` ([`host_rule`]), those that
+/// cannot be written so left out.
 pub(crate) fn host_rules(norm: &Normalizer, rules: &[HostRule]) -> Vec<HostRule> {
-    rules.iter().filter_map(|r| host_rule(norm, r)).collect()
+    rules
+        .iter()
+        .filter_map(|r| host_rule(norm, r).ok())
+        .collect()
 }
 
 /// Every text setting of `config` in the form of `norm` (see the module's
@@ -197,9 +238,12 @@ pub(crate) fn in_form(config: &mut Config, norm: &Normalizer) {
         d.name = piece(norm, Place::Query, &d.name).into_owned();
         d.value = piece(norm, Place::Query, &d.value).into_owned();
     }
-    for v in config.ip_to_host.values_mut() {
-        *v = piece(norm, Place::Host, v).into_owned();
-    }
+    // A host name `ip-to-host` would write that no normal form can hold
+    // is left out (the rule then leaves that address alone).
+    config.ip_to_host = std::mem::take(&mut config.ip_to_host)
+        .into_iter()
+        .filter_map(|(ip, name)| Some((ip, written(norm, Place::Host, &name)?)))
+        .collect();
     let rules = host_rules(norm, &config.host_rules);
     if crate::host_rules::check_alias_chains(&rules).is_ok() {
         config.host_rules = rules;
@@ -292,6 +336,14 @@ mod tests {
             }
         );
         // `%7E%7E%7E` (9 bytes) -> `abcdefgh` (8) is `~~~` -> `abcdefgh`.
-        assert!(host_rule(&u, &rule("%7E%7E%7E", "abcdefgh")).is_none());
+        assert!(host_rule(&u, &rule("%7E%7E%7E", "abcdefgh"))
+            .unwrap_err()
+            .contains("would not terminate"));
+        // Text that would make the output invalid.
+        for (from, to) in [("%C3%9F", "%C3%9"), ("ab", "%"), ("abc", "a b"), ("a%", "")] {
+            assert!(host_rule(&u, &rule(from, to))
+                .unwrap_err()
+                .contains("is not text"));
+        }
     }
 }
