@@ -420,8 +420,16 @@ impl At {
     }
 
     /// Replaces `out[a..b]` by `with`; every offset at or after `b` moves.
+    /// A cut is a `truncate` at the end, a `drain` elsewhere
+    /// (`replace_range`'s splice costs more: issue 11, round 10).
     fn splice(&mut self, out: &mut String, a: usize, b: usize, with: &str) {
-        out.replace_range(a..b, with);
+        if !with.is_empty() {
+            out.replace_range(a..b, with);
+        } else if b == out.len() {
+            out.truncate(a);
+        } else {
+            out.drain(a..b);
+        }
         self.moved(b, with.len() as isize - (b - a) as isize);
     }
 
@@ -1016,17 +1024,18 @@ fn alias_host(to: &str, out: &mut String, at: &mut At) -> bool {
 #[inline(always)]
 fn lowercase_path(out: &mut String, at: &mut At) -> bool {
     let end = at.path_end(out);
-    let path = &out[at.path..end];
+    // Bytes, not a `str` slice (its char-boundary checks; round 10).
+    let path = &out.as_bytes()[at.path..end];
     if !has_upper_outside_triplets(path) {
         return false;
     }
-    if !path.as_bytes().contains(&b'%') {
+    if !path.contains(&b'%') {
         // No triplet (most paths): every capital goes, in place
         // (the length stays; no new string, no splice: issue 11).
         out[at.path..end].make_ascii_lowercase();
         return true;
     }
-    let lower = irinorm::pct::lowercase_outside_triplets(path);
+    let lower = irinorm::pct::lowercase_outside_triplets(&out[at.path..end]);
     at.splice(out, at.path, end, &lower);
     true
 }
@@ -1056,13 +1065,17 @@ fn directory_index(name: &str, out: &mut String, at: &mut At) -> bool {
 #[inline(always)]
 fn remove_trailing_slash(out: &mut String, at: &mut At) -> bool {
     let end = at.path_end(out);
-    let path = &out[at.path..end];
-    if path.len() <= 1 || !path.ends_with('/') {
+    // Bytes, not a `str` (`trim_end_matches` walks chars; round 10).
+    let path = &out.as_bytes()[at.path..end];
+    if path.len() <= 1 || path[path.len() - 1] != b'/' {
         return false;
     }
     // `/a//` is `/a`; a path of slashes only is `/`.
-    let t = path.trim_end_matches('/').len().max(1);
-    at.splice(out, at.path + t, end, "");
+    let mut t = path.len() - 1;
+    while t > 0 && path[t - 1] == b'/' {
+        t -= 1;
+    }
+    at.splice(out, at.path + t.max(1), end, "");
     true
 }
 
@@ -1070,7 +1083,7 @@ fn remove_trailing_slash(out: &mut String, at: &mut At) -> bool {
 #[inline(always)]
 fn add_trailing_slash(out: &mut String, at: &mut At) -> bool {
     let end = at.path_end(out);
-    if out[at.path..end].ends_with('/') {
+    if out.as_bytes()[at.path..end].last() == Some(&b'/') {
         return false;
     }
     at.splice(out, end, end, "/");
