@@ -753,7 +753,8 @@ fn replace_all(s: &str, f: Option<&memmem::Finder<'_>>, from: &str, to: &str) ->
 
 /// Whether [`irinorm::pct::lowercase_outside_triplets`] would change `s`:
 /// an ASCII capital outside the two characters after each `%`.
-fn has_upper_outside_triplets(b: &[u8]) -> bool {
+fn has_upper_outside_triplets(s: &str) -> bool {
+    let b = s.as_bytes();
     let mut i = 0;
     while i < b.len() {
         match b[i] {
@@ -819,7 +820,7 @@ fn apply_one<'x>(
             true
         }
         HostRuleKind::LowercasePath => {
-            if !has_upper_outside_triplets(p.path.as_bytes()) {
+            if !has_upper_outside_triplets(p.path) {
                 return false;
             }
             *p.path = Cow::Owned(irinorm::pct::lowercase_outside_triplets(p.path));

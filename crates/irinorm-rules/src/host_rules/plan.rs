@@ -420,16 +420,8 @@ impl At {
     }
 
     /// Replaces `out[a..b]` by `with`; every offset at or after `b` moves.
-    /// A cut is a `truncate` at the end, a `drain` elsewhere
-    /// (`replace_range`'s splice costs more: issue 11, round 10).
     fn splice(&mut self, out: &mut String, a: usize, b: usize, with: &str) {
-        if !with.is_empty() {
-            out.replace_range(a..b, with);
-        } else if b == out.len() {
-            out.truncate(a);
-        } else {
-            out.drain(a..b);
-        }
+        out.replace_range(a..b, with);
         self.moved(b, with.len() as isize - (b - a) as isize);
     }
 
@@ -626,123 +618,94 @@ impl Plans {
                 ran.wrote |= HOST;
                 next_plan!(*target)
             }
-            // The compiled first round, inline; whatever else (later
-            // rounds, plans without a compiled round) in `rounds_after`, out
-            // of line: its loops and the steps they inline took registers
-            // from this path, which then spilled the plan's fields (issue
-            // 11, round 10).
-            let woken = match plan.round1.as_deref().filter(|_| COMPILED) {
-                Some(r) => match r.run(plan, out, at, &mut ran) {
+            let n = plan.steps.len();
+            // The screens `path?query` meets, computed when a step with a
+            // screen first looks, again after a change.
+            let mut sig: Option<u16> = None;
+            // The first round looks at every step in order: a plain loop
+            // (the masks below cost about 15 instructions a step, and most
+            // URLs need one round; issue 11). It leaves in `need` the
+            // steps a step that fired woke at or before itself, which is
+            // what the masked loop would hold at the end of the round.
+            let mut need = 0u64;
+            let mut fired_in_round = false;
+            if let Some(r) = plan.round1.as_deref().filter(|_| COMPILED) {
+                match r.run(plan, out, at, &mut ran) {
                     Outcome::Alias(target) => next_plan!(target),
-                    Outcome::Need(0) => return ran,
-                    Outcome::Need(woken) => Some(woken),
-                },
-                None => None,
-            };
-            match rounds_after(plan, woken, &mut rounds, out, at, &mut ran) {
-                Some(target) => next_plan!(target),
-                None => return ran,
-            }
-        }
-    }
-}
-
-/// The rounds of `plan` that [`Plans::run`]'s compiled first round does
-/// not do: with `woken` (the steps the compiled first round woke at or
-/// before the step that woke them; not 0), the later rounds; with `None`,
-/// the first round by the step loop, then the later rounds. `Some` when a
-/// host alias fired (its target's plan, if it has one), `None` when the
-/// rounds are done.
-#[inline(never)]
-fn rounds_after(
-    plan: &Plan,
-    woken: Option<u64>,
-    rounds: &mut u32,
-    out: &mut String,
-    at: &mut At,
-    ran: &mut Ran,
-) -> Option<Option<u32>> {
-    let n = plan.steps.len();
-    // The screens `path?query` meets, computed when a step with a screen
-    // first looks, again after a change.
-    let mut sig: Option<u16> = None;
-    // The first round looks at every step in order: a plain loop (the
-    // masks below cost about 15 instructions a step, and most URLs need
-    // one round; issue 11). It leaves in `need` the steps a step that
-    // fired woke at or before itself, which is what the masked loop would
-    // hold at the end of the round.
-    let mut need = 0u64;
-    let mut fired_in_round = false;
-    if let Some(woken) = woken {
-        need = woken;
-    } else if n <= 64 {
-        // The steps of this round, in order: those the plan's state screen
-        // lets through, and those a step that fired woke after itself.
-        let mut todo = plan.first[state(out, at)];
-        while todo != 0 {
-            let k = todo.trailing_zeros() as usize;
-            todo &= todo - 1;
-            match visit(plan, k, out, at, &mut sig, ran) {
-                Visit::Quiet => {}
-                Visit::Fired => {
-                    let upto = if k == 63 { u64::MAX } else { (2u64 << k) - 1 };
-                    need |= plan.wakes[k] & upto;
-                    todo |= plan.wakes[k] & !upto;
+                    Outcome::Need(woken) => need = woken,
                 }
-                Visit::Alias(target) => return Some(target),
+            } else if n <= 64 {
+                // The steps of this round, in order: those the plan's
+                // state screen lets through, and those a step that fired
+                // woke after itself.
+                let mut todo = plan.first[state(out, at)];
+                while todo != 0 {
+                    let k = todo.trailing_zeros() as usize;
+                    todo &= todo - 1;
+                    match visit(plan, k, out, at, &mut sig, &mut ran) {
+                        Visit::Quiet => {}
+                        Visit::Fired => {
+                            let upto = if k == 63 { u64::MAX } else { (2u64 << k) - 1 };
+                            need |= plan.wakes[k] & upto;
+                            todo |= plan.wakes[k] & !upto;
+                        }
+                        Visit::Alias(target) => next_plan!(target),
+                    }
+                }
+            } else {
+                for k in 0..n {
+                    match visit(plan, k, out, at, &mut sig, &mut ran) {
+                        Visit::Quiet => {}
+                        Visit::Fired => fired_in_round = true,
+                        Visit::Alias(target) => next_plan!(target),
+                    }
+                }
             }
-        }
-    } else {
-        for k in 0..n {
-            match visit(plan, k, out, at, &mut sig, ran) {
-                Visit::Quiet => {}
-                Visit::Fired => fired_in_round = true,
-                Visit::Alias(target) => return Some(target),
+            if n > 64 {
+                // More steps than the masks hold: every step every round,
+                // as the first implementation.
+                loop {
+                    if !fired_in_round || rounds == 16 {
+                        return ran;
+                    }
+                    rounds += 1;
+                    fired_in_round = false;
+                    for k in 0..n {
+                        match visit(plan, k, out, at, &mut sig, &mut ran) {
+                            Visit::Quiet => {}
+                            Visit::Fired => fired_in_round = true,
+                            Visit::Alias(target) => next_plan!(target),
+                        }
+                    }
+                }
             }
-        }
-    }
-    if n > 64 {
-        // More steps than the masks hold: every step every round, as the
-        // first implementation.
-        loop {
-            if !fired_in_round || *rounds == 16 {
-                return None;
-            }
-            *rounds += 1;
-            fired_in_round = false;
-            for k in 0..n {
-                match visit(plan, k, out, at, &mut sig, ran) {
+            // Later rounds: only the steps that must look again. A step is
+            // a function of what it reads, so one whose inputs did not
+            // change since it last looked would say no. A round ends at
+            // the last step; the next starts when an earlier step was
+            // woken, which is when the first implementation's next round
+            // could change anything.
+            let mut k = n;
+            loop {
+                let ahead = if k >= 64 { 0 } else { need & (u64::MAX << k) };
+                if ahead == 0 {
+                    if need == 0 || rounds == 16 {
+                        return ran;
+                    }
+                    rounds += 1;
+                    k = need.trailing_zeros() as usize;
+                } else {
+                    k = ahead.trailing_zeros() as usize;
+                }
+                need &= !(1u64 << k);
+                match visit(plan, k, out, at, &mut sig, &mut ran) {
                     Visit::Quiet => {}
-                    Visit::Fired => fired_in_round = true,
-                    Visit::Alias(target) => return Some(target),
+                    Visit::Fired => need |= plan.wakes[k],
+                    Visit::Alias(target) => next_plan!(target),
                 }
+                k += 1;
             }
         }
-    }
-    // Later rounds: only the steps that must look again. A step is a
-    // function of what it reads, so one whose inputs did not change since
-    // it last looked would say no. A round ends at the last step; the next
-    // starts when an earlier step was woken, which is when the first
-    // implementation's next round could change anything.
-    let mut k = n;
-    loop {
-        let ahead = if k >= 64 { 0 } else { need & (u64::MAX << k) };
-        if ahead == 0 {
-            if need == 0 || *rounds == 16 {
-                return None;
-            }
-            *rounds += 1;
-            k = need.trailing_zeros() as usize;
-        } else {
-            k = ahead.trailing_zeros() as usize;
-        }
-        need &= !(1u64 << k);
-        match visit(plan, k, out, at, &mut sig, ran) {
-            Visit::Quiet => {}
-            Visit::Fired => need |= plan.wakes[k],
-            Visit::Alias(target) => return Some(target),
-        }
-        k += 1;
     }
 }
 
@@ -1024,18 +987,17 @@ fn alias_host(to: &str, out: &mut String, at: &mut At) -> bool {
 #[inline(always)]
 fn lowercase_path(out: &mut String, at: &mut At) -> bool {
     let end = at.path_end(out);
-    // Bytes, not a `str` slice (its char-boundary checks; round 10).
-    let path = &out.as_bytes()[at.path..end];
+    let path = &out[at.path..end];
     if !has_upper_outside_triplets(path) {
         return false;
     }
-    if !path.contains(&b'%') {
+    if !path.as_bytes().contains(&b'%') {
         // No triplet (most paths): every capital goes, in place
         // (the length stays; no new string, no splice: issue 11).
         out[at.path..end].make_ascii_lowercase();
         return true;
     }
-    let lower = irinorm::pct::lowercase_outside_triplets(&out[at.path..end]);
+    let lower = irinorm::pct::lowercase_outside_triplets(path);
     at.splice(out, at.path, end, &lower);
     true
 }
@@ -1065,17 +1027,13 @@ fn directory_index(name: &str, out: &mut String, at: &mut At) -> bool {
 #[inline(always)]
 fn remove_trailing_slash(out: &mut String, at: &mut At) -> bool {
     let end = at.path_end(out);
-    // Bytes, not a `str` (`trim_end_matches` walks chars; round 10).
-    let path = &out.as_bytes()[at.path..end];
-    if path.len() <= 1 || path[path.len() - 1] != b'/' {
+    let path = &out[at.path..end];
+    if path.len() <= 1 || !path.ends_with('/') {
         return false;
     }
     // `/a//` is `/a`; a path of slashes only is `/`.
-    let mut t = path.len() - 1;
-    while t > 0 && path[t - 1] == b'/' {
-        t -= 1;
-    }
-    at.splice(out, at.path + t.max(1), end, "");
+    let t = path.trim_end_matches('/').len().max(1);
+    at.splice(out, at.path + t, end, "");
     true
 }
 
@@ -1083,7 +1041,7 @@ fn remove_trailing_slash(out: &mut String, at: &mut At) -> bool {
 #[inline(always)]
 fn add_trailing_slash(out: &mut String, at: &mut At) -> bool {
     let end = at.path_end(out);
-    if out.as_bytes()[at.path..end].last() == Some(&b'/') {
+    if out[at.path..end].ends_with('/') {
         return false;
     }
     at.splice(out, end, end, "/");
