@@ -10,13 +10,16 @@
 //! queries a table looks at on the learned crawl are short (11.6 bytes
 //! and 1.3 parameters on average), and every learned name is 3-7 bytes.
 //!
-//! Here the parameters are found by a plain byte loop (no copy, no
-//! masks); a name whose length some entry has is read as one
-//! little-endian word (zero-padded past the name) and compared with each
-//! entry's word and length: one compare per entry, no byte loop. A
-//! default value is compared only when the name matched; a name longer
-//! than eight bytes is compared in full when its first word and length
-//! match an entry.
+//! Here the parameters are found by a plain byte loop for their `&` (no
+//! copy, no masks), and each is judged by its first word (zero-padded
+//! past the parameter): one masked compare per entry finds the entry's
+//! name and the byte after it (`=`, or the parameter's end) together, so
+//! the walk never looks for a parameter's `=` (round 10: round 9 walked
+//! to each `=` and screened by the name's length; 304 instructions per
+//! query, most of it the walk). A screen on the parameter's first byte
+//! comes before the word. A default value is compared only when the name
+//! matched; a name longer than seven bytes is compared in full when its
+//! first word matches.
 //!
 //! Names are exact and case-sensitive (`SID` is not `sid`: RFC 3986
 //! §6.2.2.1 makes only the scheme and host case-insensitive, and a
@@ -32,11 +35,21 @@ pub(super) struct Param {
     pub(super) prefix: Option<Box<str>>,
 }
 
-/// An entry as the walk compares it: the name's first (up to) eight bytes
-/// as a zero-padded word, its length, and the entry.
+/// An entry as the walk compares it, against the first word of a
+/// parameter (zero-padded past the parameter's end): for a name of at
+/// most seven bytes, the name and the byte after it (`=`, or the
+/// padding's zero when the name is the whole parameter) under `mask`, so
+/// that one masked compare finds the name and its end together (no walk
+/// to the parameter's `=`: issue 11, round 10); for a longer name, its
+/// first word, the rest compared when that matches.
 #[derive(Clone, Debug)]
 struct Key {
-    word: u64,
+    mask: u64,
+    /// The name then `=`, masked.
+    eq: u64,
+    /// The name then a zero byte, masked (the name is the whole
+    /// parameter, when it ends there).
+    bare: u64,
     len: usize,
     param: Param,
 }
@@ -45,9 +58,11 @@ struct Key {
 #[derive(Clone, Debug, Default)]
 pub(super) struct ParamTable {
     keys: Vec<Key>,
-    /// Bit `min(len, 63)` of each name's length: a parameter whose name
-    /// has no entry of its length is told so by one test.
-    lens: u64,
+    /// Bit `b` for each first byte `b` a name can start a parameter with
+    /// (`=` and 0 for the empty name: `=x`, or an empty parameter): a
+    /// parameter no name starts is told so by one test, before its word
+    /// is read.
+    firsts: [u64; 4],
 }
 
 /// The little-endian word of `q[i..]`, its bytes past `q`'s end zero (a
@@ -73,31 +88,67 @@ fn load(q: &[u8], i: usize) -> u64 {
 impl ParamTable {
     pub(super) fn add(&mut self, p: Param) {
         let n = p.name.as_bytes();
-        self.lens |= 1 << n.len().min(63);
+        // A name holding `=` or `&` is never a parameter's name (a name
+        // ends at its first `=`, a parameter at its `&`): no entry, as no
+        // parameter would match it.
+        if n.contains(&b'=') || n.contains(&b'&') {
+            return;
+        }
+        for b in n.first().map_or(&[b'=', 0][..], std::slice::from_ref) {
+            self.firsts[usize::from(*b) / 64] |= 1 << (b % 64);
+        }
+        let len = n.len();
         let word = if n.is_empty() { 0 } else { load(n, 0) };
+        let (mask, eq, bare) = if len < 8 {
+            // The name's bytes and the one after them.
+            let mask = u64::MAX >> (8 * (7 - len));
+            (mask, word | u64::from(b'=') << (8 * len), word)
+        } else {
+            (u64::MAX, word, word)
+        };
         self.keys.push(Key {
-            word,
-            len: n.len(),
+            mask,
+            eq,
+            bare,
+            len,
             param: p,
         });
     }
 
-    /// Whether the parameter `q[a..b]`, its name `q[a..e]` whose first
-    /// word is `w` (zero-padded past the name), goes: some entry whose
-    /// path prefix holds takes it. (The caller screens by `lens`.)
+    /// Whether the parameter `q[a..b]` goes: some entry whose name is the
+    /// parameter's (the bytes before its first `=`, or all of it), whose
+    /// default value (if any) is its value, and whose path prefix holds.
     #[inline(always)]
-    fn goes(&self, q: &[u8], path: &[u8], w: u64, (a, e, b): (usize, usize, usize)) -> bool {
-        let len = e - a;
+    fn goes(&self, q: &[u8], path: &[u8], a: usize, b: usize) -> bool {
+        let first = if a < b { q[a] } else { 0 };
+        if self.firsts[usize::from(first) / 64] & 1 << (first % 64) == 0 {
+            return false;
+        }
+        // The parameter's first word, zero past its end.
+        let w = if a < b { load(&q[..b], a) } else { 0 };
         for k in &self.keys {
-            if k.word != w || k.len != len {
+            let m = w & k.mask;
+            let len = k.len;
+            let named = if len < 8 {
+                // `bare` also matches a zero byte inside the parameter:
+                // then the name is not all of it.
+                m == k.eq || (m == k.bare && a + len == b)
+            } else {
+                m == k.eq
+                    && a + len <= b
+                    && (a + len == b || q[a + len] == b'=')
+                    && same_bytes(k.param.name.as_bytes(), &q[a..a + len])
+            };
+            if !named {
                 continue;
             }
             let p = &k.param;
-            if len > 8 && !same_bytes(p.name.as_bytes(), &q[a..e]) {
-                continue;
-            }
             if let Some(d) = &p.value {
-                let v = if e < b { &q[e + 1..b] } else { &[][..] };
+                let v = if a + len < b {
+                    &q[a + len + 1..b]
+                } else {
+                    &[][..]
+                };
                 if !same_bytes(d.as_bytes(), v) {
                     continue;
                 }
@@ -114,37 +165,19 @@ impl ParamTable {
     }
 }
 
-/// The parameter of `q` that starts at `a` (`a <= q.len()`): where its
-/// name ends (its first `=`, or its end) and where it ends (the next `&`,
-/// or the query's end). A plain byte loop: the queries a table looks at
-/// are short (11.6 bytes, 1.3 parameters on the learned crawl), where
-/// round 8's padded copy and SSE2 masks, and this file's first version
-/// (words, zero-byte tests), cost more than the bytes (measured below).
+/// Where the parameter of `q` that starts at `a` ends: the next `&`, or
+/// the query's end. A plain byte loop: the queries a table looks at are
+/// short (11.6 bytes, 1.3 parameters on the learned crawl), where round
+/// 8's padded copy and SSE2 masks, and round 9's words, cost more than
+/// the bytes. Only the `&` is looked for: the name's end is found by the
+/// entries' masked words ([`Key`]).
 #[inline(always)]
-fn next_param(q: &[u8], a: usize) -> (usize, usize) {
-    let mut e = usize::MAX;
+fn param_end(q: &[u8], a: usize) -> usize {
     let mut i = a;
-    while i < q.len() {
-        match q[i] {
-            b'&' => break,
-            b'=' if e == usize::MAX => e = i,
-            _ => {}
-        }
+    while i < q.len() && q[i] != b'&' {
         i += 1;
     }
-    (e.min(i), i)
-}
-
-/// The first word of the name `q[a..e]`, zero-padded past the name.
-#[inline(always)]
-fn name_word(q: &[u8], a: usize, e: usize) -> u64 {
-    if a == e {
-        0
-    } else {
-        // Loaded from the query cut at the name's end: the bytes past the
-        // name are the padding's zeros.
-        load(&q[..e], a)
-    }
+    i
 }
 
 /// The ignored and default parameters of the host, out of the query in
@@ -166,11 +199,8 @@ pub(super) fn remove_params(table: &ParamTable, out: &mut String, at: &mut At) -
     let mut first_kept = usize::MAX;
     let mut a = 0;
     loop {
-        let (e, b) = next_param(q, a);
-        // The name's length screens before its word is read.
-        if table.lens & 1 << (e - a).min(63) != 0
-            && table.goes(q, path, name_word(q, a, e), (a, e, b))
-        {
+        let b = param_end(q, a);
+        if table.goes(q, path, a, b) {
             if n < cuts.len() {
                 cuts[n] = (qs + a, qs + b);
             } else {
@@ -206,15 +236,14 @@ pub(super) fn remove_params(table: &ParamTable, out: &mut String, at: &mut At) -
     true
 }
 
-/// Each parameter of `q` as `(name word, (start, name end, end))`, by
-/// [`next_param`] and [`name_word`] as [`remove_params`] walks them: for
-/// the tests.
+/// Each parameter of `q` as `(start, end)`, by [`param_end`] as
+/// [`remove_params`] walks them: for the tests.
 #[cfg(test)]
-fn each_param(q: &[u8], mut f: impl FnMut(u64, (usize, usize, usize))) {
+fn each_param(q: &[u8], mut f: impl FnMut((usize, usize))) {
     let mut a = 0;
     loop {
-        let (e, b) = next_param(q, a);
-        f(name_word(q, a, e), (a, e, b));
+        let b = param_end(q, a);
+        f((a, b));
         if b == q.len() {
             return;
         }
@@ -226,22 +255,24 @@ fn each_param(q: &[u8], mut f: impl FnMut(u64, (usize, usize, usize))) {
 mod tests {
     use super::*;
 
-    /// The walk's parameters, name ends and name words against a plain
-    /// split, for every query over a small alphabet that stresses the
-    /// word boundaries (names and values around 8 bytes, empty ones,
-    /// `=` in values, `&&`).
-    #[test]
-    fn each_param_equals_the_split() {
+    /// Queries over a small alphabet that stresses the word boundaries:
+    /// names and values around 8 bytes, empty ones, `=` in values, `&&`,
+    /// a zero byte inside a parameter.
+    fn queries() -> Vec<String> {
         let parts = [
             "",
             "a",
             "ab=",
             "=x",
             "abcdefg",
+            "abcdefg=",
             "abcdefgh",
+            "abcdefgh=v",
             "abcdefghi=v",
             "k=abcdefghijk",
             "a=b=c",
+            "a\0",
+            "abcdefg\0=1",
             "sid=0123456789abcdef",
         ];
         let mut queries = Vec::new();
@@ -254,19 +285,19 @@ mod tests {
                 }
             }
         }
-        for q in &queries {
-            let b = q.as_bytes();
+        queries
+    }
+
+    /// The walk's parameters against a plain split.
+    #[test]
+    fn each_param_equals_the_split() {
+        for q in &queries() {
             let mut got = Vec::new();
-            each_param(b, |w, r| got.push((w, r)));
+            each_param(q.as_bytes(), |r| got.push(r));
             let mut want = Vec::new();
             let mut a = 0;
             for p in q.split('&') {
-                let e = a + p.find('=').unwrap_or(p.len());
-                let name = &b[a..e];
-                let mut wb = [0u8; 8];
-                let k = name.len().min(8);
-                wb[..k].copy_from_slice(&name[..k]);
-                want.push((u64::from_le_bytes(wb), (a, e, a + p.len())));
+                want.push((a, a + p.len()));
                 a += p.len() + 1;
             }
             assert_eq!(got, want, "{q:?}");
@@ -281,6 +312,47 @@ mod tests {
             let k = (s.len() - i).min(8);
             wb[..k].copy_from_slice(&s[i..i + k]);
             assert_eq!(load(s, i), u64::from_le_bytes(wb), "{i}");
+        }
+    }
+
+    /// Each entry alone, names of every length around the word (and
+    /// names that never match: with `=` or `&`), against the rules' own
+    /// definition (a parameter's name is the bytes before its first `=`;
+    /// a default value is compared whole, an absent one is empty), on
+    /// every parameter of [`queries`].
+    #[test]
+    fn the_table_equals_the_definition() {
+        let names = [
+            "",
+            "a",
+            "ab",
+            "abcdefg",
+            "abcdefgh",
+            "abcdefghi",
+            "sid",
+            "a\0",
+            "a=b",
+            "a&b",
+        ];
+        let mut entries: Vec<(&str, Option<&str>)> = names.iter().map(|&n| (n, None)).collect();
+        entries.extend([("a", Some("b=c")), ("abcdefgh", Some("v")), ("", Some("x"))]);
+        entries.push(("k", Some("abcdefghijk")));
+        for (n, v) in entries {
+            let mut t = ParamTable::default();
+            t.add(Param {
+                name: n.into(),
+                value: v.map(Into::into),
+                prefix: None,
+            });
+            for q in &queries() {
+                let b = q.as_bytes();
+                each_param(b, |(a, e)| {
+                    let p = &q[a..e];
+                    let (name, value) = p.split_once('=').unwrap_or((p, ""));
+                    let want = name == n && v.is_none_or(|v| v == value);
+                    assert_eq!(t.goes(b, b"/", a, e), want, "{n:?} {v:?} in {q:?}");
+                });
+            }
         }
     }
 
@@ -303,8 +375,8 @@ mod tests {
         }
         let goes = |q: &str| {
             let mut v = Vec::new();
-            each_param(q.as_bytes(), |w, r| {
-                v.push(t.goes(q.as_bytes(), b"/", w, r));
+            each_param(q.as_bytes(), |(a, b)| {
+                v.push(t.goes(q.as_bytes(), b"/", a, b));
             });
             v
         };
