@@ -138,6 +138,11 @@ pub(crate) struct Names {
     /// round 6).
     query_filter: Option<QueryFilter>,
     pub(crate) session_ids: NameIndex,
+    /// `session_ids` as prefixes, when its patterns allow it (the default
+    /// list does), with the query tables: the one-pass query section's
+    /// judge ([`query_section::run`]; a set with remove-query-params and
+    /// another query rule: `aggressive`).
+    pub(crate) session_prefixes: Option<ParamPrefixes>,
     pub(crate) host_rules: HostIndex,
 }
 
@@ -160,6 +165,9 @@ impl Names {
                 .then(|| QueryFilter::new(&config.query_params))
                 .flatten(),
             session_ids: NameIndex::new(&config.session_ids),
+            session_prefixes: query_tables
+                .then(|| ParamPrefixes::new(&config.session_ids))
+                .flatten(),
             host_rules: HostIndex::new(&config.host_rules),
         }
     }
