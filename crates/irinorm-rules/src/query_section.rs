@@ -53,8 +53,7 @@ const QUERY_RULES: [RuleName; 5] = [
 
 /// Whether [`run`] serves `rules`: several query rules (a single one is
 /// one pass in the generic engine already, and `crawler`'s has its own
-/// path in place).
-/// Asked for every reference: five tests and a sum, no iterator.
+/// path in place). Asked for every reference: five tests and a sum.
 #[inline]
 pub(crate) fn applies(rules: RuleSet) -> bool {
     let [a, b, c, d, e] = QUERY_RULES.map(|r| u8::from(rules.contains(r)));
