@@ -21,6 +21,7 @@ use crate::config::Config;
 use crate::glob::{self, NameIndex, ParamPrefixes};
 use crate::host_rules::{Comps, HostIndex, Note};
 use crate::query_filter::{self, QueryFilter};
+use crate::query_section;
 use crate::rule::{RuleName, RuleSet};
 
 /// A rule that fired, with the component it changed (for `explain`).
@@ -128,15 +129,20 @@ struct Env<'c> {
 /// [`crate::Pipeline`] builds once).
 #[derive(Clone, Debug, Default)]
 pub(crate) struct Names {
-    query_params: NameIndex,
+    pub(crate) query_params: NameIndex,
     /// `query_params` as prefixes, when its patterns allow it.
-    query_prefixes: Option<ParamPrefixes>,
+    pub(crate) query_prefixes: Option<ParamPrefixes>,
     /// `query_params` compiled for [`query_filter::filter`], when its
     /// patterns allow it (the default list does): the in-place path's
     /// filter after the screen's first removed parameter (issue 14,
     /// round 6).
     query_filter: Option<QueryFilter>,
-    session_ids: NameIndex,
+    pub(crate) session_ids: NameIndex,
+    /// `session_ids` as prefixes, when its patterns allow it (the default
+    /// list does), with the query tables: the one-pass query section's
+    /// judge ([`query_section::run`]; a set with remove-query-params and
+    /// another query rule: `aggressive`).
+    pub(crate) session_prefixes: Option<ParamPrefixes>,
     pub(crate) host_rules: HostIndex,
 }
 
@@ -159,6 +165,9 @@ impl Names {
                 .then(|| QueryFilter::new(&config.query_params))
                 .flatten(),
             session_ids: NameIndex::new(&config.session_ids),
+            session_prefixes: query_tables
+                .then(|| ParamPrefixes::new(&config.session_ids))
+                .flatten(),
             host_rules: HostIndex::new(&config.host_rules),
         }
     }
@@ -958,6 +967,19 @@ fn apply_all<'x>(
         rung,
         notes: trace.as_ref().map(|_| Default::default()),
     };
+    // Several query rules, no host rules and no trace: the sections before
+    // the query here, then the query section in one pass
+    // (query_section.rs) and the fragment's, with the same text and the
+    // same rules fired, in order, as the rules one by one. The trace's
+    // before/after of each rule, and the rounds that host rules may start,
+    // are the generic engine's.
+    let one_pass =
+        trace.is_none() && !rules.contains(RuleName::HostRules) && query_section::applies(rules);
+    let sections = if one_pass {
+        &SECTIONS[..QUERY_SECTION]
+    } else {
+        SECTIONS
+    };
     let mut changed = false;
     let mut fire = |u: &mut Url<'x>, r: RuleName, f: RuleFn| -> bool {
         let before = trace.as_ref().map(|_| whole(u));
@@ -1002,7 +1024,7 @@ fn apply_all<'x>(
     // that the whole stays idempotent (issue 11).
     for _ in 0..4 {
         let mut host_rules_fired = false;
-        for section in SECTIONS {
+        for section in sections {
             // One pass is the fixpoint when the set has a single rule of
             // the section and that rule is idempotent on its own (the
             // crawler preset's query section: a second pass over a long
@@ -1051,12 +1073,100 @@ fn apply_all<'x>(
             break;
         }
     }
+    if one_pass {
+        changed |= query_section_in_one_pass(&mut u, rules, &env, applied);
+        // The sections after the query: host-rules, not in the set, and
+        // remove-fragment (a section of one rule: one pass).
+        for &(r, f) in SECTIONS[QUERY_SECTION + 1..].iter().copied().flatten() {
+            if rules.contains(r) && f(&mut u, &env) {
+                if !applied.contains(&r) {
+                    applied.push(r);
+                }
+                changed = true;
+            }
+        }
+    }
     if !changed {
         return None;
     }
     let mut out = String::with_capacity(s.len());
     u.recompose(&mut out);
     (out != s).then_some(out)
+}
+
+/// The index of the query section in [`SECTIONS`].
+const QUERY_SECTION: usize = 5;
+
+/// The query section of `rules` on `u` by [`query_section::run`], or past
+/// its bound by the section's rules one by one ([`query_section_rules`]):
+/// `u.query` rewritten, the rules that fired added to `applied`; whether
+/// any fired. Debug builds check the one pass against the rules.
+fn query_section_in_one_pass<'x>(
+    u: &mut Url<'x>,
+    rules: RuleSet,
+    env: &Env<'x>,
+    applied: &mut Vec<RuleName>,
+) -> bool {
+    let parts = query_section::Parts {
+        host: u.host.as_deref(),
+        path: &u.path,
+        query: u.query.as_deref(),
+    };
+    let Some(done) = query_section::run(&parts, rules, env.config, env.names) else {
+        let fired = query_section_rules(u, rules, env);
+        add_fired(applied, fired);
+        return !fired.is_empty();
+    };
+    #[cfg(debug_assertions)]
+    let expected = {
+        let mut v = u.clone();
+        let fired = query_section_rules(&mut v, rules, env);
+        (v.query.map(Cow::into_owned), fired)
+    };
+    match done.query {
+        query_section::Query::Same => {}
+        query_section::Query::Gone => u.query = None,
+        query_section::Query::New(q) => u.query = Some(Cow::Owned(q)),
+    }
+    #[cfg(debug_assertions)]
+    assert_eq!(
+        (u.query.as_deref(), done.fired),
+        (expected.0.as_deref(), expected.1),
+        "the one-pass query section differs from the rules one by one"
+    );
+    add_fired(applied, done.fired);
+    !done.fired.is_empty()
+}
+
+/// The query section's rules of `rules` on `u`, one by one until nothing
+/// changes (as [`apply_all`] runs a section, without a trace): the rules
+/// that fired.
+fn query_section_rules<'x>(u: &mut Url<'x>, rules: RuleSet, env: &Env<'x>) -> RuleSet {
+    let mut fired = RuleSet::EMPTY;
+    for _ in 0..8 {
+        let mut c = false;
+        for &(r, f) in SECTIONS[QUERY_SECTION] {
+            if rules.contains(r) && f(u, env) {
+                // No query rule conflicts with another: this cannot fail.
+                let _ = fired.insert(r);
+                c = true;
+            }
+        }
+        if !c {
+            break;
+        }
+    }
+    fired
+}
+
+/// Adds the rules of `fired` to `applied` in their order of application,
+/// each once (as [`apply_all`] lists them).
+fn add_fired(applied: &mut Vec<RuleName>, fired: RuleSet) {
+    for r in fired.iter() {
+        if !applied.contains(&r) {
+            applied.push(r);
+        }
+    }
 }
 
 /// The rules that edit or remove the query.
@@ -1839,6 +1949,16 @@ mod tests {
             run("http://a/.;jsessionid=1/x", "remove-session-ids"),
             "http://a/.;jsessionid=1/x"
         );
+    }
+
+    #[test]
+    fn the_query_section_is_where_the_one_pass_path_expects_it() {
+        let rules: Vec<RuleName> = SECTIONS[QUERY_SECTION].iter().map(|(r, _)| *r).collect();
+        assert_eq!(rules, QUERY_RULES);
+        // After it: host-rules (never with the one pass) and sections of
+        // one rule.
+        assert_eq!(SECTIONS[QUERY_SECTION + 1][0].0, RuleName::HostRules);
+        assert!(SECTIONS[QUERY_SECTION + 1..].iter().all(|s| s.len() == 1));
     }
 
     #[test]

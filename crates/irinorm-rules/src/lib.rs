@@ -28,6 +28,7 @@ pub mod host_rules;
 mod pipeline;
 mod preset;
 mod query_filter;
+mod query_section;
 mod rule;
 pub mod safebrowsing;
 
