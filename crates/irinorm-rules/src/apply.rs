@@ -1169,8 +1169,9 @@ fn add_fired(applied: &mut Vec<RuleName>, fired: RuleSet) {
     }
 }
 
-/// The rules that edit or remove the query.
-const QUERY_RULES: [RuleName; 5] = [
+/// The rules that edit or remove the query, in their order of application
+/// (also the one-pass section's, `query_section.rs`).
+pub(crate) const QUERY_RULES: [RuleName; 5] = [
     RuleName::RemoveSessionIds,
     RuleName::RemoveQueryParams,
     RuleName::RemoveDefaultQueryParams,

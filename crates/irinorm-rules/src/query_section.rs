@@ -33,7 +33,7 @@
 //! The `explain` trace (before and after each rule) is the generic
 //! engine's: the caller takes this path only when no trace is asked.
 
-use crate::apply::Names;
+use crate::apply::{Names, QUERY_RULES};
 use crate::config::{Config, DefaultParam};
 use crate::glob;
 use crate::rule::{RuleName, RuleSet};
@@ -41,15 +41,6 @@ use crate::rule::{RuleName, RuleSet};
 /// The most parameters split on the stack; a longer query goes through
 /// the generic engine (one bit of a `u64` per parameter).
 pub(crate) const MAX_PARAMS: usize = 64;
-
-/// The rules of the query section, in their order of application.
-const QUERY_RULES: [RuleName; 5] = [
-    RuleName::RemoveSessionIds,
-    RuleName::RemoveQueryParams,
-    RuleName::RemoveDefaultQueryParams,
-    RuleName::SortQuery,
-    RuleName::RemoveEmptyQuery,
-];
 
 /// Whether [`run`] serves `rules`: several query rules (a single one is
 /// one pass in the generic engine already, and `crawler`'s has its own
