@@ -51,12 +51,7 @@ pub(crate) fn piece<'a>(norm: &Normalizer, place: Place, text: &'a str) -> Cow<'
     if text.is_empty() || plain {
         return Cow::Borrowed(text);
     }
-    let written = match place {
-        Place::Host => host(norm, text),
-        Place::Path => path(norm, text),
-        Place::Query => query(norm, text),
-    };
-    written.map_or(Cow::Borrowed(text), Cow::Owned)
+    written(norm, place, text).map_or(Cow::Borrowed(text), Cow::Owned)
 }
 
 /// Whether the ladder writes the host `text` as it is in both forms: labels
