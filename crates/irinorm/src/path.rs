@@ -53,10 +53,65 @@ fn pop_segment(out: &mut String, base: usize) {
     }
 }
 
-/// Whether a path may contain a dot segment (`.` or `..` as a complete
-/// segment). Percent-encoded dots do not count: decode first.
+/// Whether some segment of `path` is `.` or `..` (RFC 3986 §5.2.4: the
+/// segments `remove_dot_segments` removes; exactly: no false positives, no
+/// false negatives). Percent-encoded dots do not count: decode first.
+///
+/// A dot segment starts at the start of the path or right after a `/`, so
+/// the scan looks for the pair `/.`, eight positions at a time (the `.`
+/// of a file extension is not a candidate and costs nothing), and checks
+/// each candidate.
+#[inline]
 pub fn has_dot_segment(path: &str) -> bool {
-    path.split('/').any(|s| s == "." || s == "..")
+    let b = path.as_bytes();
+    // Whether the segment starting at `d` (a '.') is "." or "..".
+    let dot_seg_at = |d: usize| {
+        let end = |j: usize| j == b.len() || b[j] == b'/';
+        end(d + 1) || (b[d + 1] == b'.' && end(d + 2))
+    };
+    if b.first() == Some(&b'.') && dot_seg_at(0) {
+        return true;
+    }
+    let mut i = 1;
+    while i < b.len() {
+        if let Some(w) = b.get(i - 1..i + 8) {
+            // Bytes i-1..i+7 (each byte's predecessor) against '/', bytes
+            // i..i+8 against '.': a candidate where both match.
+            let m = eq_bytes(word(&w[..8]), b'/') & eq_bytes(word(&w[1..]), b'.');
+            if m == 0 {
+                i += 8;
+                continue;
+            }
+            let d = i + (m.trailing_zeros() / 8) as usize;
+            if dot_seg_at(d) {
+                return true;
+            }
+            i = d + 1;
+        } else {
+            if b[i] == b'.' && b[i - 1] == b'/' && dot_seg_at(i) {
+                return true;
+            }
+            i += 1;
+        }
+    }
+    false
+}
+
+/// Eight bytes as a little-endian word (`w.len() == 8`).
+#[inline(always)]
+fn word(w: &[u8]) -> u64 {
+    let mut a = [0u8; 8];
+    a.copy_from_slice(w);
+    u64::from_le_bytes(a)
+}
+
+/// `0x80` in each byte of `x` equal to `c`, `0` in the others (exact: no
+/// carries between bytes).
+#[inline(always)]
+fn eq_bytes(x: u64, c: u8) -> u64 {
+    const LOW7: u64 = 0x7f7f_7f7f_7f7f_7f7f;
+    let t = x ^ (0x0101_0101_0101_0101 * u64::from(c));
+    !(((t & LOW7) + LOW7) | t | LOW7)
 }
 
 /// Dot-segment normalization of the path of a *relative-path reference*
@@ -302,6 +357,38 @@ pub(crate) fn write_path(path: &str, mode: PathMode, has_authority: bool, out: &
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn eq_bytes_is_exact() {
+        let x = u64::from_le_bytes(*b"/./\x00\xff.//");
+        assert_eq!(eq_bytes(x, b'/'), 0x8080_0000_0080_0080);
+        assert_eq!(eq_bytes(x, b'.'), 0x0000_8000_0000_8000);
+        assert_eq!(eq_bytes(x, 0), 0x0000_0000_8000_0000);
+    }
+
+    #[test]
+    fn dot_segment_detection_is_exact() {
+        // Long paths, so that candidates fall in every lane of the word scan.
+        let mut long = Vec::new();
+        for k in 0..20 {
+            let pad = "x".repeat(k);
+            for tail in [".", "..", ".a", "a.", "...", "./", "../", ".x/"] {
+                long.push(format!("/{pad}/{tail}"));
+                long.push(format!("/{pad}/{tail}/{pad}"));
+                long.push(format!("{pad}.{tail}"));
+                long.push(format!("/{pad}{tail}"));
+            }
+        }
+        let short = [
+            "", ".", "..", "...", "/", "/.", "/..", "/...", "./", "../", ".a", "a/.", "a/..",
+            "/a/./b", "/a/../b", "/a/.b", "/a/b.", "/a/b..", "//.", "/.//", "%2E", "/%2e/",
+        ];
+        for p in short.iter().copied().chain(long.iter().map(String::as_str)) {
+            // The definition (RFC 3986 §5.2.4): some segment is `.` or `..`.
+            let literal = p.split('/').any(|s| s == "." || s == "..");
+            assert_eq!(has_dot_segment(p), literal, "{p}");
+        }
+    }
 
     fn rds(s: &str) -> String {
         let mut o = String::new();
