@@ -36,7 +36,20 @@ pub(crate) fn may_need_idn_bytes(host: &[u8], profile: &IdnaProfile) -> bool {
 /// `é%2C.com` is not `é,.com`, and in a `mailto` domain the `,` would
 /// even split the address). It is kept as rung 1 left it, and reported
 /// when it was a candidate for IDN mapping.
+///
+/// The answer for a host already seen by this thread comes from a memo
+/// ([`super::memo`]): UTS #46 costs more than the rest of a reference, and
+/// bulk input repeats its hosts.
 pub(crate) fn idn_convert(
+    written: &str,
+    form: Form,
+    profile: &idn::IdnaProfile,
+) -> Result<Option<String>, IdnaError> {
+    super::memo::memoized(written, form, profile, || convert(written, form, profile))
+}
+
+/// [`idn_convert`] computed.
+fn convert(
     written: &str,
     form: Form,
     profile: &idn::IdnaProfile,
@@ -98,6 +111,49 @@ fn label_with_ascii_triplet(written: &str) -> Option<&str> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_memo_answers_what_the_computation_does() {
+        use crate::idn::AsciiDeny;
+        let hosts = [
+            "xn--bcher-kva.de",
+            "b%C3%BCcher.de",
+            "B%C3%9Ccher.de",
+            "xn--bcher-kva.xn--bcher-kva.de",
+            "xn--a.de",
+            "xn--.de",
+            "%C2%AD",
+            "%C3%A9%2C.com",
+            "a%2Fb.com",
+            "a_b.example",
+            "-a-.example",
+            "xn--caf-dma.fr",
+            "%E2%80%AE.com",
+            "example.com",
+        ];
+        let profiles = [
+            IdnaProfile::default(),
+            IdnaProfile {
+                deny: AsciiDeny::Std3,
+                check_hyphens: true,
+                verify_dns_length: true,
+            },
+        ];
+        // Twice: the second pass is answered from the memo.
+        for _ in 0..2 {
+            for h in hosts {
+                for form in [Form::Uri, Form::Iri] {
+                    for p in &profiles {
+                        assert_eq!(
+                            idn_convert(h, form, p),
+                            convert(h, form, p),
+                            "{h} {form:?} {p:?}"
+                        );
+                    }
+                }
+            }
+        }
+    }
 
     #[test]
     fn reserved_triplets_are_never_decoded_by_idn() {

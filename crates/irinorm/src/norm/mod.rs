@@ -7,6 +7,7 @@
 //! only the form and the IDNA profile it needs.)
 
 pub(crate) mod domain;
+mod memo;
 pub mod trace;
 mod warning;
 
