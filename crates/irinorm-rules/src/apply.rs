@@ -20,6 +20,7 @@ use irinorm::{split_trusted, Meta};
 use crate::config::Config;
 use crate::glob::{self, NameIndex, ParamPrefixes};
 use crate::host_rules::{Comps, HostIndex, Note};
+use crate::name_order::cmp_names;
 use crate::query_filter::{self, QueryFilter};
 use crate::query_section;
 use crate::rule::{RuleName, RuleSet};
@@ -1622,14 +1623,13 @@ fn sort_query(u: &mut Url<'_>, _: &Env<'_>) -> bool {
         return false;
     }
     let mut params: Vec<&str> = self::params(q).collect();
-    if params
-        .windows(2)
-        .all(|w| param_name(w[0]) <= param_name(w[1]))
-    {
+    // By the names' `uri`-form bytes (name_order.rs: forms agree).
+    let cmp = |a: &str, b: &str| cmp_names(param_name(a).as_bytes(), param_name(b).as_bytes());
+    if params.windows(2).all(|w| cmp(w[0], w[1]).is_le()) {
         return false;
     }
     // Stable: parameters with the same name keep their order.
-    params.sort_by(|a, b| param_name(a).as_bytes().cmp(param_name(b).as_bytes()));
+    params.sort_by(|a, b| cmp(a, b));
     u.query = Some(Cow::Owned(params.join("&")));
     true
 }
