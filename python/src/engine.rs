@@ -19,8 +19,9 @@ use serde_json::{json, Value};
 #[derive(Debug)]
 pub(crate) struct Rung3 {
     pub(crate) p: Protocol<Arc<Lookups>>,
-    /// As the CLI: named rules (preset, `rules`) run on the rung-3 result
-    /// through the pipeline, when there are any.
+    /// As the CLI: named rules (preset, `rules`) run first, then rung 3
+    /// and the rules again until neither changes anything (irinorm-rules
+    /// `over_protocol.rs`), when there are any.
     pub(crate) with_rules: bool,
 }
 
@@ -65,10 +66,9 @@ impl Engine {
         match &self.proto {
             None => self.p.normalize_into(input, out, applied).map(|_| ()),
             Some(r) if !r.with_rules => r.p.normalize_into(input, out),
-            Some(r) => {
-                let s = r.p.normalize(input)?;
-                self.p.normalize_into(&s, out, applied).map(|_| ())
-            }
+            Some(r) => self
+                .p
+                .normalize_over_protocol_into(&r.p, input, out, applied),
         }
     }
 
@@ -84,7 +84,7 @@ impl Engine {
         match &self.proto {
             None => self.p.key(input),
             Some(r) if !r.with_rules => r.p.key(input),
-            Some(r) => self.p.key(&r.p.key(input)?),
+            Some(r) => self.p.key_over_protocol(&r.p, input),
         }
     }
 
@@ -162,9 +162,14 @@ impl Engine {
     /// the chain with every hop's record (crates/irinorm-cli/src/cmd/
     /// protocol.rs, `ExplainProtocol::json`).
     pub(crate) fn protocol_json(&self, r: &Rung3, input: &str) -> Result<Value, ParseError> {
-        let c = r.p.chain(input)?;
+        // The chain from where rung 3 starts: the rules' result.
+        let c = if r.with_rules {
+            r.p.chain(&self.p.normalize(input)?.text)?
+        } else {
+            r.p.chain(input)?
+        };
         Ok(json!({
-            "output": r.p.normalize(input)?,
+            "output": self.normal(input)?,
             "redirects": r.p.options().redirects.name(),
             "min_host_support": r.p.options().min_host_support,
             "chain": {

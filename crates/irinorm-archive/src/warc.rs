@@ -122,7 +122,14 @@ pub(crate) fn next_unit(
                         *slot = Some(c);
                     }
                 }
-                Err(e) => *pending = Some(Item::Err(io_error(at, &e, true))),
+                // The member does not end as gzip says (cut in its
+                // trailer, or a CRC that does not match: RFC 1952 §2.3.1):
+                // what was read from it is not its record as written. One
+                // record, one outcome: its error, fatal (round 11: a file
+                // cut in the last member's trailer gave the record as good
+                // and then an error at the same offset, counted as two
+                // records).
+                Err(e) => return Some(Item::Err(io_error(at, &e, true))),
             }
             Some(item)
         }
@@ -447,6 +454,40 @@ mod tests {
         assert_eq!(o.time.as_deref(), Some("20200102030405"));
         assert_eq!(o.digest.as_deref(), Some("sha1:AAAA"));
         assert_eq!(o.offset, recs[0].len() as u64);
+    }
+
+    /// Round 11: the last member cut in its gzip trailer (the record's
+    /// bytes all there, the CRC and length missing: RFC 1952 §2.3) is one
+    /// record with one outcome, its fatal error, not the record read as
+    /// good and then an error at the same offset (two records counted).
+    #[test]
+    fn a_member_cut_in_its_trailer_is_its_records_error() {
+        let recs = [
+            record(
+                "response",
+                "http://a/",
+                "Content-Type: application/http; msgtype=response\r\n",
+                "HTTP/1.1 200 OK\r\n\r\n",
+            ),
+            record(
+                "response",
+                "http://b/",
+                "Content-Type: application/http; msgtype=response\r\n",
+                "HTTP/1.1 200 OK\r\n\r\n",
+            ),
+        ];
+        let mut bytes = gz(&recs);
+        let first = gz(&recs[..1]).len();
+        bytes.truncate(bytes.len() - 3);
+        let mut r = from_reader(std::io::Cursor::new(bytes), Some(Format::Warc)).unwrap();
+        let out: Vec<_> = r.by_ref().collect();
+        assert_eq!(out.len(), 2, "{out:?}");
+        assert_eq!(out[0].as_ref().unwrap().url, "http://a/");
+        let e = out[1].as_ref().unwrap_err();
+        assert!(e.fatal && e.kind == ErrorKind::Truncated, "{e}");
+        assert_eq!(e.offset, first as u64);
+        let c = r.counts();
+        assert_eq!((c.records, c.observations, c.bad), (2, 1, 1));
     }
 
     #[test]

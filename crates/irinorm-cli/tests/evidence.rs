@@ -643,3 +643,59 @@ fn simulated_crawl_ground_truth() {
     assert!(merged["conventional"] < merged["permanent"]);
     assert!(merged["permanent"] < merged["all"]);
 }
+
+/// Round 11 (docs/testing.md): LADDER.md invariant 1 at rung 3 with named
+/// rules and with `--nfc`. The rules run first, then rung 3 and the rules
+/// again until neither changes anything; with `--nfc` a chain ends at a key
+/// of the caller's rung 2 (NFC composes `e` + U+0301 to U+00E9).
+#[test]
+fn rung_protocol_is_idempotent_with_rules_and_nfc() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = store(dir.path());
+    let p = ["--rung", "protocol", "--evidence", db.as_str(), "-q"];
+    let run = |cmd: &str, args: &[&str], stdin: &[u8]| {
+        let mut a = vec![cmd];
+        a.extend_from_slice(&p);
+        a.extend_from_slice(args);
+        let r = run_in(dir.path(), &a, stdin);
+        assert!(r.code <= 1, "{}", r.stderr);
+        r.lines()
+    };
+    // The rules' result has a record of its own (`/data` 301 -> `/data/`).
+    let once = run(
+        "normalize",
+        &["--preset", "crawler"],
+        b"http://a.example/data?utm_source=1\n",
+    );
+    assert_eq!(once, ["http://a.example/data/"]);
+    let twice = run(
+        "normalize",
+        &["--preset", "crawler"],
+        format!("{}\n", once[0]).as_bytes(),
+    );
+    assert_eq!(twice, once);
+    // Equal under `crawler` at rung 2, so one key at rung 3.
+    let keys = run(
+        "dedupe",
+        &["--key-only", "--preset", "crawler"],
+        b"http://a.example/data?utm_source=1\nhttp://a.example/data\n",
+    );
+    assert_eq!(keys, ["http://a.example/data/"]);
+
+    let log = write(
+        dir.path(),
+        "nfd.tsv",
+        "http://n.example/x\t301\thttp://n.example/e\u{301}\t20200101000000\n",
+    );
+    let r = run_in(
+        dir.path(),
+        &["evidence", "ingest", "--db", "e.db", &log],
+        b"",
+    );
+    assert_eq!(r.code, 0, "{}", r.stderr);
+    let nfc = ["--nfc", "--redirects", "permanent"];
+    let once = run("normalize", &nfc, b"http://n.example/x\n");
+    assert_eq!(once, ["http://n.example/%C3%A9"]);
+    let twice = run("normalize", &nfc, format!("{}\n", once[0]).as_bytes());
+    assert_eq!(twice, once);
+}

@@ -20,6 +20,7 @@ use irinorm::{split_trusted, Meta};
 use crate::config::Config;
 use crate::glob::{self, NameIndex, ParamPrefixes};
 use crate::host_rules::{Comps, HostIndex, Note};
+use crate::name_order::cmp_names;
 use crate::query_filter::{self, QueryFilter};
 use crate::query_section;
 use crate::rule::{RuleName, RuleSet};
@@ -1007,8 +1008,8 @@ fn apply_all<'x>(
             for (note, learned, before, after) in notes {
                 t.push(Fired {
                     rule: r,
-                    before,
-                    after,
+                    before: with_whole_parts(u, before),
+                    after: with_whole_parts(u, after),
                     note: Some(note),
                     learned,
                 });
@@ -1197,6 +1198,23 @@ pub(crate) const QUERY_RULES: [RuleName; 5] = [
 #[inline]
 pub(crate) fn query_only(m: &Meta) -> bool {
     matches!(m.query_fragment_offsets().0, Some((1, _)))
+}
+
+/// A host rule's note (`host_rules::recompose`: scheme, host, port, path
+/// and query, the components host rules read and write) made the whole
+/// URL, with the userinfo and the fragment that host rules never touch:
+/// `explain` shows each change on the URL (round 11: `http://u@c.test/`
+/// was listed as `http://c.test/ -> https://c.test/`, a URL that was never
+/// there).
+fn with_whole_parts(u: &Url<'_>, mut note: String) -> String {
+    if let (Some(ui), Some(at)) = (&u.userinfo, note.find("://")) {
+        note.insert_str(at + 3, &format!("{ui}@"));
+    }
+    if let Some(f) = &u.fragment {
+        note.push('#');
+        note.push_str(f);
+    }
+    note
 }
 
 fn whole(u: &Url<'_>) -> String {
@@ -1605,14 +1623,13 @@ fn sort_query(u: &mut Url<'_>, _: &Env<'_>) -> bool {
         return false;
     }
     let mut params: Vec<&str> = self::params(q).collect();
-    if params
-        .windows(2)
-        .all(|w| param_name(w[0]) <= param_name(w[1]))
-    {
+    // By the names' `uri`-form bytes (name_order.rs: forms agree).
+    let cmp = |a: &str, b: &str| cmp_names(param_name(a).as_bytes(), param_name(b).as_bytes());
+    if params.windows(2).all(|w| cmp(w[0], w[1]).is_le()) {
         return false;
     }
     // Stable: parameters with the same name keep their order.
-    params.sort_by(|a, b| param_name(a).as_bytes().cmp(param_name(b).as_bytes()));
+    params.sort_by(|a, b| cmp(a, b));
     u.query = Some(Cow::Owned(params.join("&")));
     true
 }
@@ -2085,5 +2102,34 @@ mod tests {
             run("mailto:x@www.example.com", "remove-www"),
             "mailto:x@www.example.com"
         );
+    }
+
+    /// Round 11: `explain` lists a host rule's change on the whole URL,
+    /// userinfo and fragment included (host rules never change them), so
+    /// that each listed `before` is the URL as it was.
+    #[test]
+    fn host_rule_changes_are_listed_on_the_whole_url() {
+        let mut c = Config::default();
+        let mut schemes = irinorm::scheme::SchemeRegistry::builtin();
+        crate::load_toml(
+            "[[host-rule]]\nhost = \"c.test\"\nrule = \"alias-scheme\"\nto = \"https\"\n",
+            &mut c,
+            &mut schemes,
+        )
+        .unwrap();
+        let set = RuleSet::parse_list("host-rules").unwrap();
+        let mut fired = Vec::new();
+        let out = apply(
+            "http://u@c.test/p#f",
+            set,
+            &c,
+            Rung::Scheme,
+            &mut Vec::new(),
+            Some(&mut fired),
+        );
+        assert_eq!(out.as_deref(), Some("https://u@c.test/p#f"));
+        assert_eq!(fired.len(), 1);
+        assert_eq!(fired[0].before, "http://u@c.test/p#f");
+        assert_eq!(fired[0].after, "https://u@c.test/p#f");
     }
 }

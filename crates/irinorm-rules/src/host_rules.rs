@@ -21,6 +21,7 @@ use rustc_hash::FxHashMap;
 use serde::{Deserialize, Serialize};
 
 use crate::glob;
+use crate::name_order::cmp_names;
 
 mod plan;
 mod reference;
@@ -919,17 +920,19 @@ fn apply_one<'x>(
             };
             // Sorted already (the common case, and every second round):
             // compared pairwise, nothing collected.
+            // By the names' `uri`-form bytes (name_order.rs: forms agree).
+            let cmp = |a: &str, b: &str| cmp_names(a.as_bytes(), b.as_bytes());
             let mut names = q.split('&').map(param_name);
             let mut prev = names.next().unwrap_or("");
             if names.all(|n| {
-                let ok = prev <= n;
+                let ok = cmp(prev, n).is_le();
                 prev = n;
                 ok
             }) {
                 return false;
             }
             let mut params: Vec<&str> = q.split('&').collect();
-            params.sort_by(|a, b| param_name(a).as_bytes().cmp(param_name(b).as_bytes()));
+            params.sort_by(|a, b| cmp(param_name(a), param_name(b)));
             *p.query = Some(Cow::Owned(params.join("&")));
             true
         }

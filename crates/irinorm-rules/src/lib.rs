@@ -25,6 +25,8 @@ mod apply;
 pub mod config;
 mod glob;
 pub mod host_rules;
+mod name_order;
+mod over_protocol;
 mod pipeline;
 mod preset;
 mod query_filter;

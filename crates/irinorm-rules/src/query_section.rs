@@ -36,6 +36,7 @@
 use crate::apply::{Names, QUERY_RULES};
 use crate::config::{Config, DefaultParam};
 use crate::glob;
+use crate::name_order::{cmp_names, uri_name_key};
 use crate::rule::{RuleName, RuleSet};
 
 /// The most parameters split on the stack; a longer query goes through
@@ -319,20 +320,30 @@ fn name_key(b: &[u8], s: usize, e: usize) -> u64 {
 /// `name_ends`: where each name ends (its first `=`, or the parameter's
 /// end). Whether any moved: sort-query fires when some pair of neighbours
 /// is out of order, which is when the sort moves one. Names are compared
-/// by [`name_key`], then, when those are equal, as slices.
+/// by [`name_key`] (of the `uri`-form name when raw UTF-8 is among its
+/// first eight bytes), then, when those are equal, by [`cmp_names`]:
+/// the order of the names' `uri`-form bytes (name_order.rs).
 fn sort_by_name(order: &mut [u8], b: &[u8], starts: &[u16], name_ends: &[u16]) -> bool {
     let name =
         |i: u8| &b[usize::from(starts[usize::from(i)])..usize::from(name_ends[usize::from(i)])];
     let mut keys = [0u64; MAX_PARAMS];
     for (key, &i) in keys.iter_mut().zip(order.iter()) {
         let i = usize::from(i);
-        *key = name_key(b, usize::from(starts[i]), usize::from(name_ends[i]));
+        let (s, e) = (usize::from(starts[i]), usize::from(name_ends[i]));
+        *key = name_key(b, s, e);
+        // A byte >= 0x80 among the first eight (raw UTF-8: the `iri`
+        // form only): the key of the `uri`-form name (name_order.rs).
+        if *key & 0x8080_8080_8080_8080 != 0 {
+            *key = uri_name_key(&b[s..e]);
+        }
     }
     let mut moved = false;
     for j in 1..order.len() {
         let (x, kx) = (order[j], keys[j]);
         let mut at = j;
-        while at > 0 && (keys[at - 1] > kx || (keys[at - 1] == kx && name(order[at - 1]) > name(x)))
+        while at > 0
+            && (keys[at - 1] > kx
+                || (keys[at - 1] == kx && cmp_names(name(order[at - 1]), name(x)).is_gt()))
         {
             order[at] = order[at - 1];
             keys[at] = keys[at - 1];

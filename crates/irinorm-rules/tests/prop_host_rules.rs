@@ -1137,3 +1137,70 @@ proptest! {
         }
     }
 }
+
+proptest! {
+    // At least this many cases; more when PROPTEST_CASES asks (docs/testing.md).
+    #![proptest_config(ProptestConfig { cases: 1024.max(ProptestConfig::default().cases), ..ProptestConfig::default() })]
+
+    /// Round 11: `explain` lists the rules `normalize` applied (the same
+    /// names, each once, in the order they first fired; host rules that
+    /// undo each other are listed by `explain` alone), and the last
+    /// change it lists ends in the normal form: `crawler` or `aggressive`
+    /// with a generated learned rules file.
+    #[test]
+    fn explain_lists_the_rules_normalize_applied(
+        rules in proptest::collection::vec(gen_rule(), 1..10),
+        urls in proptest::collection::vec(
+            (gen_url(), pick(&["", "utm_source=x", "jsessionid=1&a=1"])),
+            1..6,
+        ),
+        aggressive in proptest::bool::ANY,
+    ) {
+        if has_alias_cycle(&rules) {
+            return Ok(());
+        }
+        let mut c = Config::default();
+        let mut s = irinorm::scheme::SchemeRegistry::builtin();
+        load_toml(&rules.concat(), &mut c, &mut s).unwrap();
+        let preset = if aggressive { irinorm_rules::Preset::Aggressive } else { irinorm_rules::Preset::Crawler };
+        let p = Pipeline::new(
+            Normalizer::new(Options::new(Rung::Scheme, Form::Uri)),
+            preset.rule_set(),
+            c,
+        );
+        for (u, extra) in &urls {
+            let x = match (u.split_once('#'), extra.is_empty()) {
+                (_, true) => u.clone(),
+                (Some((a, f)), false) => format!("{a}{}{extra}#{f}", if a.contains('?') { "&" } else { "?" }),
+                (None, false) => format!("{u}{}{extra}", if u.contains('?') { "&" } else { "?" }),
+            };
+            let Ok(n) = p.normalize(&x) else { continue };
+            let (_, fired) = p.explain(&x).unwrap();
+            let mut listed: Vec<RuleName> = Vec::new();
+            for f in &fired {
+                if !listed.contains(&f.rule) {
+                    listed.push(f.rule);
+                }
+            }
+            let mut applied: Vec<RuleName> = Vec::new();
+            for r in &n.applied {
+                if !applied.contains(r) {
+                    applied.push(*r);
+                }
+            }
+            // `applied` holds the rules that changed the text; the trace
+            // also lists host rules that undo each other within the file
+            // (`remove-trailing-slash` on `/old/`, `add-trailing-slash` on
+            // `/`: each fires, the URL comes back), which the compiled
+            // plans report as no change. Every other rule is in both, in
+            // the same order.
+            let undone = |r: &RuleName| *r == RuleName::HostRules && !applied.contains(r);
+            let listed: Vec<RuleName> = listed.into_iter().filter(|r| !undone(r)).collect();
+            prop_assert_eq!(&listed, &applied, "{}\n{}", x, rules.concat());
+            if let Some(last) = fired.last() {
+                prop_assert!(n.text.contains(last.after.as_str()),
+                    "last change {:?} not in {}: {}\n{}", last, n.text, x, rules.concat());
+            }
+        }
+    }
+}

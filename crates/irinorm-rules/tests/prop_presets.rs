@@ -84,7 +84,16 @@ proptest! {
         for preset in NESTED {
             let (u, i) = (pipeline(preset, Form::Uri), pipeline(preset, Form::Iri));
             let (Some(nu), Some(ni)) = (n(&u, &x), n(&i, &x)) else { continue };
-            prop_assert_eq!(n(&u, &ni), Some(nu), "{} on {:?}: iri form {:?}", preset, x, ni);
+            prop_assert_eq!(n(&u, &ni), Some(nu.clone()), "{} on {:?}: iri form {:?}", preset, x, ni);
+            // And by the ladder's mapping alone (round 11): the rules run
+            // again above would put back what they do in the `uri` form
+            // (the order of sort-query) and hide a difference.
+            let ladder = irinorm::ladder::Normalizer::new(irinorm::ladder::Options::new(
+                preset.rung(),
+                Form::Uri,
+            ));
+            let mapped = ladder.normalize(&ni).map(|c| c.into_owned()).ok();
+            prop_assert_eq!(mapped, Some(nu), "{} on {:?}: iri form {:?} mapped", preset, x, ni);
         }
     }
 

@@ -40,7 +40,9 @@ use std::borrow::Cow;
 use std::collections::HashMap;
 
 use crate::error::ParseError;
-use crate::ladder::{CompareError, Form, Normalizer, Options, Rung, Side};
+use crate::ladder::{
+    CharNorm, CompareError, Form, Normalizer, Options, Rung, Side, DEFAULT_MAX_LEN,
+};
 use crate::parse::{split_trusted, Meta};
 
 /// Longest chain followed (`LADDER.md`: "at most 20 hops"; also the
@@ -916,6 +918,11 @@ pub struct Protocol<E> {
     iri: Option<Normalizer>,
     evidence: E,
     opts: ProtocolOptions,
+    /// Whether the user's rung-2 keys may differ from [`evidence_key`]s
+    /// (`nfc`/`nfkc`, a caller's scheme registry or IDNA profile, another
+    /// length limit): then every target is normalized again with the
+    /// user's options ([`Protocol::target_key`]).
+    rekey: bool,
 }
 
 impl<E: Evidence> Protocol<E> {
@@ -927,6 +934,10 @@ impl<E: Evidence> Protocol<E> {
             ..opts
         };
         let iri = (o.form == Form::Iri).then(|| Normalizer::new(o.clone()));
+        let rekey = o.char_norm != CharNorm::None
+            || !o.schemes.is_builtin()
+            || o.idna != crate::idn::IdnaProfile::default()
+            || o.max_len != DEFAULT_MAX_LEN;
         Protocol {
             uri: Normalizer::new(Options {
                 form: Form::Uri,
@@ -935,7 +946,36 @@ impl<E: Evidence> Protocol<E> {
             iri,
             evidence,
             opts: popts,
+            rekey,
         }
+    }
+
+    /// The key a chain goes on from when evidence leads to `target` (a
+    /// recorded target or a key with a host convention applied).
+    ///
+    /// Rung 3 is a function of the user's rung-2 key (LADDER.md "Rung 3":
+    /// "follow edges from the rung-2 key"), so every key of a chain must
+    /// be one: with the default options that is the [`evidence_key`]; with
+    /// others (`nfc`, a caller's default port, ...) the target's evidence
+    /// key is not a normal form of the user's rung 2, and ending a chain
+    /// there broke idempotence (invariant 1: with `nfc`, `http://h/x` 301
+    /// -> `http://h/e%CC%81` gave `http://h/e%CC%81`, whose own normal
+    /// form is `http://h/%C3%A9`) and the forms' agreement (invariant 5).
+    /// `None`: not a reference the user's options accept (too long): no
+    /// edge.
+    fn target_key(&self, target: &str) -> Option<String> {
+        if !self.rekey {
+            return evidence_key(target).ok();
+        }
+        let n = self.uri.normalize(target).ok()?;
+        Some(strip_fragment(&n).to_owned())
+    }
+
+    /// Whether the evidence's targets are keys of the user's rung 2
+    /// (stored [`evidence_key`]s, and the user's options are the
+    /// default ones), so that they need no second pass.
+    fn targets_are_user_keys(&self) -> bool {
+        !self.rekey && self.evidence.targets_are_keys()
     }
 
     /// Resolves every relative reference against `base` first (as
@@ -973,8 +1013,8 @@ impl<E: Evidence> Protocol<E> {
         if let Some(o) = self.evidence.latest(key) {
             let target = match o.target.as_deref() {
                 // Already a key: rung 2 is idempotent, no second pass.
-                Some(t) if self.evidence.targets_are_keys() => Some(t.to_owned()),
-                t => t.and_then(|t| evidence_key(t).ok()),
+                Some(t) if self.targets_are_user_keys() => Some(t.to_owned()),
+                t => t.and_then(|t| self.target_key(t)),
             };
             let Some(t) = target.filter(|t| t != key) else {
                 return (None, Some(o));
@@ -1033,8 +1073,8 @@ impl<E: Evidence> Protocol<E> {
         if used.is_empty() {
             return None;
         }
-        match evidence_key(&cur) {
-            Ok(to) if to != key => Some(Hop {
+        match self.target_key(&cur) {
+            Some(to) if to != key => Some(Hop {
                 from: key.to_owned(),
                 conventions: classify(key, &to),
                 to,
@@ -1053,11 +1093,11 @@ impl<E: Evidence> Protocol<E> {
         }
         match self.evidence.decision(key) {
             Some(d) => {
-                let keys = self.evidence.targets_are_keys();
+                let keys = self.targets_are_user_keys();
                 let t = match d.target? {
                     Cow::Borrowed(t) if keys => t.to_owned(),
                     Cow::Owned(t) if keys => t,
-                    t => evidence_key(&t).ok()?,
+                    t => self.target_key(&t)?,
                 };
                 let c = match d.classified {
                     Some(c) if keys => c,

@@ -1,6 +1,9 @@
 //! `--rung protocol` for `normalize`, `compare`, `dedupe` and `explain`:
 //! rung 3 over an evidence store (LADDER.md "Rung 3"; docs/evidence.md).
-//! Named rules (--preset, --apply) run on the rung-3 result.
+//! Named rules (--preset, --apply) run first, then rung 3 and the rules
+//! again on its result until neither changes anything (irinorm-rules
+//! `over_protocol.rs`: once on rung 3's result was neither idempotent nor
+//! monotone).
 
 use std::fmt::Write as _;
 use std::process::ExitCode;
@@ -58,22 +61,14 @@ impl Rung3 {
     fn normalize_into(&self, input: &str, out: &mut String) -> Result<(), Failure> {
         match &self.rules {
             None => Ok(self.p.normalize_into(input, out)?),
-            Some(r) => {
-                let s = self.p.normalize(input)?;
-                r.normalize_text_into(&s, out, &mut Vec::new())?;
-                Ok(())
-            }
+            Some(r) => Ok(r.normalize_over_protocol_into(&self.p, input, out, &mut Vec::new())?),
         }
     }
 
     fn key_into(&self, input: &str, out: &mut String) -> Result<(), Failure> {
         match &self.rules {
             None => Ok(self.p.key_into(input, out)?),
-            Some(r) => {
-                let s = self.p.key(input)?;
-                r.key_into(&s, out)?;
-                Ok(())
-            }
+            Some(r) => Ok(r.key_over_protocol_into(&self.p, input, out)?),
         }
     }
 }
@@ -257,8 +252,12 @@ impl CompareOp {
                 match rules.compare(a, b).map_err(|e| side(e.side, e.error))? {
                     Some(r) => Verdict::Ladder(r),
                     None => {
-                        let ca = self.r.p.chain(a).map_err(|e| side(Side::A, e))?;
-                        let cb = self.r.p.chain(b).map_err(|e| side(Side::B, e))?;
+                        // The chains start at the rules' keys, where rung 3
+                        // starts under the rules.
+                        let ra = rules.key(a).map_err(|e| side(Side::A, e))?;
+                        let rb = rules.key(b).map_err(|e| side(Side::B, e))?;
+                        let ca = self.r.p.chain(&ra).map_err(|e| side(Side::A, e))?;
+                        let cb = self.r.p.chain(&rb).map_err(|e| side(Side::B, e))?;
                         let (mut ka, mut kb) = (String::new(), String::new());
                         self.r.key_into(a, &mut ka)?;
                         self.r.key_into(b, &mut kb)?;
@@ -360,6 +359,18 @@ pub(crate) struct ExplainProtocol {
 }
 
 impl ExplainProtocol {
+    /// The chain from where rung 3 starts (the rules' result, when there
+    /// are rules) and the normal form `normalize` writes.
+    fn chain_and_result(&self, input: &str) -> Result<(Chain, String), Failure> {
+        let chain = match &self.r.rules {
+            None => self.r.p.chain(input)?,
+            Some(r) => self.r.p.chain(&r.normalize(input)?.text)?,
+        };
+        let mut result = String::new();
+        self.r.normalize_into(input, &mut result)?;
+        Ok((chain, result))
+    }
+
     pub(crate) fn new(l: &LadderArgs, quiet: bool, max_len: usize) -> Result<Self, CliError> {
         Ok(ExplainProtocol {
             r: Rung3::new(l, l.form, quiet, true, max_len)?,
@@ -367,8 +378,7 @@ impl ExplainProtocol {
     }
 
     pub(crate) fn text(&self, input: &str, out: &mut String) -> Result<(), Failure> {
-        let chain = self.r.p.chain(input)?;
-        let result = self.r.p.normalize(input)?;
+        let (chain, result) = self.chain_and_result(input)?;
         let _ = writeln!(
             out,
             "  protocol  {}   [RFC 3986 §6.2.4; --redirects {}, --min-host-support {}]",
@@ -435,8 +445,7 @@ impl ExplainProtocol {
     }
 
     pub(crate) fn json(&self, input: &str) -> Result<Value, Failure> {
-        let chain = self.r.p.chain(input)?;
-        let result = self.r.p.normalize(input)?;
+        let (chain, result) = self.chain_and_result(input)?;
         Ok(json!({
             "output": result,
             "redirects": self.r.p.options().redirects.name(),

@@ -214,13 +214,14 @@ fn apply_one(r: &HostRule, p: &mut Parts<'_>) -> bool {
                 return false;
             };
             let mut params: Vec<&str> = q.split('&').collect();
-            if params
-                .windows(2)
-                .all(|w| param_name(w[0]) <= param_name(w[1]))
-            {
+            // By the names' `uri`-form bytes (name_order.rs).
+            let cmp = |a: &str, b: &str| {
+                crate::name_order::cmp_names(param_name(a).as_bytes(), param_name(b).as_bytes())
+            };
+            if params.windows(2).all(|w| cmp(w[0], w[1]).is_le()) {
                 return false;
             }
-            params.sort_by(|a, b| param_name(a).as_bytes().cmp(param_name(b).as_bytes()));
+            params.sort_by(|a, b| cmp(a, b));
             *p.query = Some(params.join("&"));
             true
         }

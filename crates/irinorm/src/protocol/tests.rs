@@ -452,3 +452,87 @@ fn host_conventions_compose_in_a_fixed_order() {
     assert_eq!(ch.end, "https://www.h.example/new");
     assert_eq!(ch.hops.len(), 1);
 }
+
+/// Round 11: with `nfc`, a chain ends at a key of the caller's rung 2, not
+/// at the stored evidence key (LADDER.md "Rung 3", invariant 1). NFC
+/// composes `e` + U+0301 to U+00E9, percent-encoded `%C3%A9` in `uri` form.
+#[test]
+fn chains_end_at_keys_of_the_callers_options() {
+    let mut ev = MemoryEvidence::default();
+    ev.add(RawObservation::redirect(
+        "http://h.example/x",
+        301,
+        "http://h.example/e\u{301}",
+    ));
+    let popts = ProtocolOptions {
+        redirects: RedirectPolicy::Permanent,
+        ..ProtocolOptions::default()
+    };
+    let nfc = Options {
+        char_norm: CharNorm::Nfc,
+        ..Options::default()
+    };
+    let p = Protocol::new(nfc.clone(), ev.build(), popts);
+    let once = p.normalize("http://h.example/x").unwrap();
+    assert_eq!(once, "http://h.example/%C3%A9");
+    assert_eq!(p.normalize(&once).unwrap(), once);
+    assert_eq!(p.chain("http://h.example/x").unwrap().end, once);
+    // The iri form writes the same key readably.
+    let pi = Protocol::new(
+        Options {
+            form: Form::Iri,
+            ..nfc
+        },
+        ev.build(),
+        popts,
+    );
+    assert_eq!(
+        pi.normalize("http://h.example/x").unwrap(),
+        "http://h.example/é"
+    );
+    // Without `nfc` the stored key is the caller's key.
+    let p0 = Protocol::new(Options::default(), ev.build(), popts);
+    assert_eq!(
+        p0.normalize("http://h.example/x").unwrap(),
+        "http://h.example/e%CC%81"
+    );
+}
+
+/// Round 11: a caller's registry making 8080 http's default port (RFC 3986
+/// §6.2.3: a default port is omitted) makes `http://h.example:8080/x/` the
+/// key `http://h.example/x/`, a trailing slash added to the source: a
+/// conventional edge, and the chain ends at that key, not at the stored
+/// one with its port.
+#[test]
+fn a_callers_default_port_is_removed_from_targets() {
+    let mut ev = MemoryEvidence::default();
+    ev.add(RawObservation::redirect(
+        "http://h.example/x",
+        301,
+        "http://h.example:8080/x/",
+    ));
+    let mut schemes = crate::scheme::SchemeRegistry::builtin();
+    schemes.insert(
+        "http",
+        crate::scheme::SchemeInfo {
+            default_port: Some(8080),
+            ..*crate::scheme::SchemeRegistry::builtin()
+                .get("http")
+                .unwrap()
+        },
+    );
+    let opts = Options {
+        schemes,
+        ..Options::default()
+    };
+    let p = Protocol::new(opts, ev.build(), ProtocolOptions::default());
+    let once = p.normalize("http://h.example/x").unwrap();
+    assert_eq!(once, "http://h.example/x/");
+    assert_eq!(p.normalize(&once).unwrap(), once);
+    // With the built-in registry the port differs: a move, no edge.
+    let p0 = Protocol::new(Options::default(), ev.build(), ProtocolOptions::default());
+    assert_eq!(
+        p0.normalize("http://h.example/x").unwrap(),
+        "http://h.example/x"
+    );
+}

@@ -381,6 +381,14 @@ impl SchemeRegistry {
         Arc::make_mut(self.overrides.get_or_insert_with(Default::default))
     }
 
+    /// Whether this is the built-in table, untouched (no override, no
+    /// scheme forgotten): what [`evidence_key`](crate::protocol::evidence_key)
+    /// uses. Conservative: an override that repeats a built-in entry
+    /// counts as a change.
+    pub fn is_builtin(&self) -> bool {
+        self.overrides.is_none() && !self.no_builtin
+    }
+
     /// Adds or replaces a scheme (name compared ASCII case-insensitively).
     pub fn insert(&mut self, scheme: &str, info: SchemeInfo) {
         self.map().insert(scheme.to_ascii_lowercase(), Some(info));

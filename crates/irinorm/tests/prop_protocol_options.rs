@@ -1,0 +1,195 @@
+//! Property tests of rung 3 (LADDER.md "Rung 3") crossed with what
+//! `prop_protocol.rs` leaves at its default: the ladder options (`nfc` /
+//! `nfkc`, a caller's scheme registry, `ignore_fragment`), the `iri` form,
+//! and URLs and evidence written as IRIs or as their percent-encoded URIs.
+//! LADDER.md asks its invariants "for every rung, form, preset and option":
+//! here 1 (idempotent), 2 (stable structure), 3 (monotone: equal at rung 2
+//! implies equal at rung 3) and 5 (forms agree) at rung 3 (docs/testing.md,
+//! round 11).
+
+use irinorm::ladder::{CharNorm, Form, Normalizer, Options, Rung};
+use irinorm::protocol::{
+    MemoryEvidence, Protocol, ProtocolOptions, RawObservation, RedirectPolicy,
+};
+use irinorm::scheme::{SchemeInfo, SchemeRegistry};
+use proptest::prelude::*;
+
+/// A small universe of URLs, so that observations form chains, whose text
+/// differs under the options: NFD and NFC spellings, compatibility
+/// characters (NFKC), an IDN host as U-label, A-label and triplets, raw
+/// and encoded non-ASCII paths, and the ports a caller's registry may
+/// call default.
+fn url() -> impl Strategy<Value = String> {
+    (
+        prop::sample::select(vec!["http", "https", "HTTP"]),
+        prop::sample::select(vec![
+            "a.example",
+            "www.a.example",
+            "bücher.example",
+            "xn--bcher-kva.example",
+            "b%C3%BCcher.example",
+            "a.example:8080",
+            "a.example:80",
+        ]),
+        prop::sample::select(vec![
+            "",
+            "/",
+            "/x",
+            "/x/",
+            "/X",
+            "/e\u{301}",
+            "/é",
+            "/%C3%A9",
+            "/e%CC%81",
+            "/e\u{301}/",
+            "/ﬁ",
+            "/fi",
+            "/x/index.html",
+        ]),
+        prop::sample::select(vec!["", "?id=1", "?sid=2&id=1", "?q=é", "?q=e\u{301}"]),
+        prop::sample::select(vec!["", "#f", "#é"]),
+    )
+        .prop_map(|(s, h, p, q, f)| format!("{s}://{h}{p}{q}{f}"))
+}
+
+fn observation() -> impl Strategy<Value = RawObservation> {
+    (
+        url(),
+        prop::sample::select(vec![200u16, 301, 302, 308]),
+        url(),
+        prop::sample::select(vec!["20200101000000", "20210101000000"]),
+        0u64..4,
+    )
+        .prop_map(|(u, status, target, time, offset)| RawObservation {
+            url: u,
+            status,
+            target: (300..400).contains(&status).then_some(target),
+            time: Some(time.to_owned()),
+            source: "gen".to_owned(),
+            offset,
+        })
+}
+
+/// The ladder options a caller can set for rung 3 (the CLI's `--nfc`,
+/// `--nfkc`, `--ignore-fragment`, `--schemes`).
+fn options() -> impl Strategy<Value = Options> {
+    (
+        prop::sample::select(vec![CharNorm::None, CharNorm::Nfc, CharNorm::Nfkc]),
+        any::<bool>(),
+        0u8..3,
+    )
+        .prop_map(|(char_norm, ignore_fragment, reg)| {
+            let mut schemes = SchemeRegistry::builtin();
+            match reg {
+                // A caller's registry: port 8080 is http's default here.
+                1 => schemes.insert(
+                    "http",
+                    SchemeInfo {
+                        default_port: Some(8080),
+                        ..*SchemeRegistry::builtin().get("http").unwrap()
+                    },
+                ),
+                // http unknown: no default port, no IDN mapping.
+                2 => schemes.forget("http"),
+                _ => {}
+            }
+            Options {
+                char_norm,
+                ignore_fragment,
+                schemes,
+                ..Options::default()
+            }
+        })
+}
+
+fn policy() -> impl Strategy<Value = ProtocolOptions> {
+    (prop::sample::select(RedirectPolicy::ALL.to_vec()), 0u32..3).prop_map(
+        |(redirects, min_host_support)| ProtocolOptions {
+            redirects,
+            min_host_support,
+        },
+    )
+}
+
+fn protocol(
+    obs: &[RawObservation],
+    opts: &Options,
+    form: Form,
+    p: ProtocolOptions,
+) -> Protocol<irinorm::protocol::BuiltEvidence> {
+    let mut m = MemoryEvidence::default();
+    for o in obs {
+        m.add(o.clone());
+    }
+    Protocol::new(
+        Options {
+            form,
+            ..opts.clone()
+        },
+        m.build(),
+        p,
+    )
+}
+
+fn rung2(opts: &Options, form: Form) -> Normalizer {
+    Normalizer::new(Options {
+        rung: Rung::Scheme,
+        form,
+        ..opts.clone()
+    })
+}
+
+proptest! {
+    // At least this many cases; more when PROPTEST_CASES asks (docs/testing.md).
+    #![proptest_config(ProptestConfig::with_cases(512.max(ProptestConfig::default().cases)))]
+
+    /// Invariants 1, 2 and 3 at rung 3, in both forms, under every option.
+    #[test]
+    fn idempotent_stable_and_monotone_under_options(
+        obs in prop::collection::vec(observation(), 0..24),
+        opts in options(),
+        pol in policy(),
+        a in url(),
+        b in url(),
+    ) {
+        for form in [Form::Uri, Form::Iri] {
+            let p = protocol(&obs, &opts, form, pol);
+            let n2 = rung2(&opts, form);
+            for x in [&a, &b] {
+                let once = p.normalize(x).unwrap();
+                // 1: idempotent.
+                prop_assert_eq!(p.normalize(&once).unwrap(), once.clone(),
+                    "not idempotent on {} ({:?}, {:?}, {:?})", x, form, opts.char_norm, pol);
+                prop_assert_eq!(p.key(&once).unwrap(), p.key(x).unwrap());
+                // 2: the output is a rung-2 normal form of its form, with
+                // a fragment exactly when rung 2 keeps the input's.
+                let again = n2.normalize(&once).unwrap().into_owned();
+                prop_assert_eq!(&again, &once, "not a rung-2 normal form: {} from {}", once, x);
+                let had = n2.normalize(x).unwrap().contains('#');
+                prop_assert_eq!(once.contains('#'), had, "fragment of {} in {}", x, once);
+            }
+            // 3: monotone over rung 2.
+            if n2.key(&a).unwrap() == n2.key(&b).unwrap() {
+                prop_assert_eq!(p.key(&a).unwrap(), p.key(&b).unwrap());
+            }
+        }
+    }
+
+    /// Invariant 5: the `uri`-form normalizer applied to the `iri` form
+    /// gives the `uri` form, and both forms give the same key.
+    #[test]
+    fn forms_agree_under_options(
+        obs in prop::collection::vec(observation(), 0..24),
+        opts in options(),
+        pol in policy(),
+        x in url(),
+    ) {
+        let pu = protocol(&obs, &opts, Form::Uri, pol);
+        let pi = protocol(&obs, &opts, Form::Iri, pol);
+        let u = pu.normalize(&x).unwrap();
+        let i = pi.normalize(&x).unwrap();
+        let back = rung2(&opts, Form::Uri).normalize(&i).unwrap();
+        prop_assert_eq!(back.as_ref(), u.as_str(), "{} via {}", x, i);
+        prop_assert_eq!(pi.key(&x).unwrap(), pu.key(&x).unwrap());
+    }
+}
