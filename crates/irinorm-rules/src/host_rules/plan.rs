@@ -632,6 +632,9 @@ impl Plans {
             if let Some(r) = plan.round1.as_deref().filter(|_| COMPILED) {
                 match r.run(plan, out, at, &mut ran) {
                     Outcome::Alias(target) => next_plan!(target),
+                    // Nothing woken (most URLs): no later round, without
+                    // the rounds loop's tests (issue 11, round 11).
+                    Outcome::Need(0) => return ran,
                     Outcome::Need(woken) => need = woken,
                 }
             } else if n <= 64 {

@@ -55,6 +55,11 @@ pub(super) struct FirstRound {
     /// when the plan has no screened step, more than 16, or a screen bit
     /// the slot does not hold (a ninth substitution anchor...): the loops.
     cands: Option<Box<[u16; 512]>>,
+    /// For each step `k`, what it writes and the steps at or before it
+    /// that it wakes (`Plan::wakes`), for `fired!`: one load without a
+    /// bounds check (the plan has at most 64 steps) instead of two
+    /// checked loads from the plan (issue 11, round 11).
+    fire: Box<[(u64, u8); 64]>,
 }
 
 /// The index of [`FirstRound::cands`] of a screen value: its low eight
@@ -93,7 +98,11 @@ impl FirstRound {
             remove_slash: None,
             add_slash: None,
             cands: None,
+            fire: Box::new([(0, 0); 64]),
         };
+        for (k, st) in plan.steps.iter().enumerate() {
+            f.fire[k] = (plan.wakes[k] & (u64::MAX >> (63 - k)), st.writes);
+        }
         let (mut substs, mut indexes) = (Vec::new(), Vec::new());
         for (k, st) in plan.steps.iter().enumerate() {
             if st.prefix.is_some() {
@@ -160,13 +169,12 @@ impl FirstRound {
         let mut sig: Option<u16> = None;
         macro_rules! fired {
             ($k:expr) => {{
-                let k = $k as usize;
-                let writes = plan.steps[k].writes;
+                let (wake, writes) = self.fire[$k as usize & 63];
                 ran.any = true;
                 ran.wrote |= writes;
                 // The steps it wakes at or before itself look again in
                 // the next round; those after it look in this one anyway.
-                need |= plan.wakes[k] & (u64::MAX >> (63 - k));
+                need |= wake;
                 if writes & (PATH | QUERY) != 0 {
                     sig = None;
                 }
