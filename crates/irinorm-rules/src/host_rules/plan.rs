@@ -119,9 +119,12 @@ impl Subst {
         if w.len() < 64 {
             // Short (most paths): a plain loop costs less than memchr's
             // dispatch.
-            return (0..w.len()).find(|&p| w[p] == self.anchor && &h[p..p + f.len()] == f);
+            // The candidate compared word-wise, inline (the slice `==`
+            // called `bcmp` for each anchor found; issue 11, round 11).
+            return (0..w.len())
+                .find(|&p| w[p] == self.anchor && same_bytes(&h[p..p + f.len()], f));
         }
-        memchr::memchr_iter(self.anchor, w).find(|&p| &h[p..p + f.len()] == f)
+        memchr::memchr_iter(self.anchor, w).find(|&p| same_bytes(&h[p..p + f.len()], f))
     }
 }
 
@@ -1119,7 +1122,8 @@ fn substitute(sub: &Subst, out: &mut String, at: &mut At) -> bool {
     let (from, to) = (&*sub.from, &*sub.to);
     let (ps, end) = (at.path, out.len());
     // Where `from` occurs in the old text, left to right.
-    let mut hits = [0usize; 16];
+    // Four on the stack (zeroed each call: most URLs have one or none).
+    let mut hits = [0usize; 4];
     let mut n = 0;
     let mut more = Vec::new();
     let mut i = ps;
