@@ -463,7 +463,16 @@ impl At {
         {
             let d = h.len() - t.len();
             out.drain(a..a + d);
-            self.moved(a + d, -(d as isize));
+            // What follows the host moves back by `d`; the scheme and the
+            // host's start stay (no shift test per offset, as `moved`).
+            self.host.1 -= d;
+            if let Some(p) = self.port.as_mut() {
+                *p -= d;
+            }
+            self.path -= d;
+            if let Some(q) = self.query.as_mut() {
+                *q -= d;
+            }
             return;
         }
         self.splice(out, a, b, to);

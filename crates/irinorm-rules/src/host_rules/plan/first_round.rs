@@ -53,7 +53,8 @@ pub(super) struct FirstRound {
     /// tests were ~56 instructions a round on the learned crawl, where
     /// 8,445 of ~90,000 substitutions looked at pass their screen). `None`
     /// when the plan has no screened step, more than 16, or a screen bit
-    /// the slot does not hold (a ninth substitution anchor...): the loops.
+    /// past the slot's eight (five substitutions of two anchors): the
+    /// loops.
     cands: Option<Box<[u16; 512]>>,
     /// For each step `k`, what it writes and the steps at or before it
     /// that it wakes (`Plan::wakes`), for `fired!`: one load without a
