@@ -119,9 +119,12 @@ impl Subst {
         if w.len() < 64 {
             // Short (most paths): a plain loop costs less than memchr's
             // dispatch.
-            return (0..w.len()).find(|&p| w[p] == self.anchor && &h[p..p + f.len()] == f);
+            // The candidate compared word-wise, inline (the slice `==`
+            // called `bcmp` for each anchor found; issue 11, round 11).
+            return (0..w.len())
+                .find(|&p| w[p] == self.anchor && same_bytes(&h[p..p + f.len()], f));
         }
-        memchr::memchr_iter(self.anchor, w).find(|&p| &h[p..p + f.len()] == f)
+        memchr::memchr_iter(self.anchor, w).find(|&p| same_bytes(&h[p..p + f.len()], f))
     }
 }
 
@@ -159,6 +162,12 @@ struct Plan {
     /// BENCHMARKS.md): [`Plans::run`] splices the canonical host and
     /// starts its plan without the rounds' bookkeeping.
     alias_only: bool,
+    /// The host's rules are a scheme alias then a host alias, both on
+    /// every path (`http` to `https` and `www.x` to `x`: 29 of the 420
+    /// hosts of the learned crawl, 8,700 of its URLs by round 9's
+    /// counts): [`Plans::run`] runs the two without the compiled round's
+    /// call (issue 11, round 11).
+    scheme_alias: bool,
     /// For an `alias_only` plan whose aliases lead, through other
     /// `alias_only` plans and without a cycle, to a host that is not one:
     /// that host, its plan, and the number of aliases on the way,
@@ -460,7 +469,16 @@ impl At {
         {
             let d = h.len() - t.len();
             out.drain(a..a + d);
-            self.moved(a + d, -(d as isize));
+            // What follows the host moves back by `d`; the scheme and the
+            // host's start stay (no shift test per offset, as `moved`).
+            self.host.1 -= d;
+            if let Some(p) = self.port.as_mut() {
+                *p -= d;
+            }
+            self.path -= d;
+            if let Some(q) = self.query.as_mut() {
+                *q -= d;
+            }
             return;
         }
         self.splice(out, a, b, to);
@@ -618,6 +636,27 @@ impl Plans {
                 ran.wrote |= HOST;
                 next_plan!(*target)
             }
+            if COMPILED && plan.scheme_alias {
+                // The compiled round of these two steps: the scheme alias
+                // wakes no step before it, and the host alias ends the
+                // round (or, when the host is already `to`, the plan).
+                let (Op::Scheme(scheme), Op::Host(to, target)) =
+                    (&plan.steps[0].op, &plan.steps[1].op)
+                else {
+                    unreachable!("scheme_alias holds a scheme alias and a host alias")
+                };
+                if alias_scheme(scheme, out, at) {
+                    ran.any = true;
+                    ran.wrote |= SCHEME;
+                }
+                if !alias_host(to, out, at) {
+                    return ran;
+                }
+                ran.any = true;
+                ran.host = true;
+                ran.wrote |= HOST;
+                next_plan!(*target)
+            }
             let n = plan.steps.len();
             // The screens `path?query` meets, computed when a step with a
             // screen first looks, again after a change.
@@ -632,6 +671,9 @@ impl Plans {
             if let Some(r) = plan.round1.as_deref().filter(|_| COMPILED) {
                 match r.run(plan, out, at, &mut ran) {
                     Outcome::Alias(target) => next_plan!(target),
+                    // Nothing woken (most URLs): no later round, without
+                    // the rounds loop's tests (issue 11, round 11).
+                    Outcome::Need(0) => return ran,
                     Outcome::Need(woken) => need = woken,
                 }
             } else if n <= 64 {
@@ -928,11 +970,27 @@ impl Plan {
                 ..
             }]
         );
+        let scheme_alias = matches!(
+            &steps[..],
+            [
+                Step {
+                    op: Op::Scheme(..),
+                    prefix: None,
+                    ..
+                },
+                Step {
+                    op: Op::Host(..),
+                    prefix: None,
+                    ..
+                }
+            ]
+        );
         Plan {
             steps: steps.into_boxed_slice(),
             wakes,
             bytes,
             alias_only,
+            scheme_alias,
             first,
             chain: None,
             round1: None,
@@ -1026,14 +1084,26 @@ fn directory_index(name: &str, out: &mut String, at: &mut At) -> bool {
 /// `remove-trailing-slash`.
 #[inline(always)]
 fn remove_trailing_slash(out: &mut String, at: &mut At) -> bool {
+    // On bytes: the `str` slice's boundary checks and `trim_end_matches`'
+    // char walk were ~21 instructions a URL of the learned crawl, where
+    // the rule rarely fires (issue 11, round 11).
     let end = at.path_end(out);
-    let path = &out[at.path..end];
-    if path.len() <= 1 || !path.ends_with('/') {
+    let b = out.as_bytes();
+    if end - at.path <= 1 || b[end - 1] != b'/' {
         return false;
     }
-    // `/a//` is `/a`; a path of slashes only is `/`.
-    let t = path.trim_end_matches('/').len().max(1);
-    at.splice(out, at.path + t, end, "");
+    // `/a//` is `/a`; a path of slashes only is `/` (the path starts with
+    // `/`: `At::of`).
+    let mut t = end - 1;
+    while t > at.path + 1 && b[t - 1] == b'/' {
+        t -= 1;
+    }
+    if end == out.len() {
+        // No query after the path: a cut at the end.
+        out.truncate(t);
+    } else {
+        at.splice(out, t, end, "");
+    }
     true
 }
 
@@ -1041,7 +1111,7 @@ fn remove_trailing_slash(out: &mut String, at: &mut At) -> bool {
 #[inline(always)]
 fn add_trailing_slash(out: &mut String, at: &mut At) -> bool {
     let end = at.path_end(out);
-    if out[at.path..end].ends_with('/') {
+    if end > at.path && out.as_bytes()[end - 1] == b'/' {
         return false;
     }
     at.splice(out, end, end, "/");
@@ -1125,7 +1195,8 @@ fn substitute(sub: &Subst, out: &mut String, at: &mut At) -> bool {
     let (from, to) = (&*sub.from, &*sub.to);
     let (ps, end) = (at.path, out.len());
     // Where `from` occurs in the old text, left to right.
-    let mut hits = [0usize; 16];
+    // Four on the stack (zeroed each call: most URLs have one or none).
+    let mut hits = [0usize; 4];
     let mut n = 0;
     let mut more = Vec::new();
     let mut i = ps;

@@ -226,11 +226,19 @@ pub(super) fn remove_params(table: &ParamTable, out: &mut String, at: &mut At) -
     // Cut in place from the end backwards (the offsets before a cut stay
     // right): a parameter before the first kept one goes with the `&`
     // after it, a later one with the `&` before it.
+    // A cut at the end is a `truncate`, another a `drain` (one move of
+    // the tail; `replace_range`'s splice was a call of ~17 instructions
+    // per cut: issue 11, round 11).
     for &(a, b) in cuts[..n.min(cuts.len())].iter().chain(more.iter()).rev() {
-        if a > first_kept {
-            out.replace_range(a - 1..b, "");
+        let (x, y) = if a > first_kept {
+            (a - 1, b)
         } else {
-            out.replace_range(a..b + 1, "");
+            (a, b + 1)
+        };
+        if y == out.len() {
+            out.truncate(x);
+        } else {
+            out.drain(x..y);
         }
     }
     true
