@@ -13,11 +13,12 @@
 //! Case counts: at least 512, more with `PROPTEST_CASES` (docs/testing.md).
 
 use irinorm::ladder::{Form, Normalizer, Options, Rung};
-use irinorm::protocol::{
-    BuiltEvidence, MemoryEvidence, Protocol, ProtocolOptions, RawObservation, RedirectPolicy,
-};
+use irinorm::protocol::{BuiltEvidence, MemoryEvidence, Protocol, ProtocolOptions, RawObservation};
 use irinorm_rules::{Config, Pipeline, Preset, RuleName, RuleSet};
 use proptest::prelude::*;
+
+#[path = "../../irinorm/tests/support/evidence.rs"]
+mod evidence;
 
 /// URLs that the rules and the conventional redirects both touch: `www.`,
 /// trailing slashes, directory indexes, tracking and session parameters,
@@ -56,20 +57,7 @@ fn url() -> impl Strategy<Value = String> {
 }
 
 fn observation() -> impl Strategy<Value = RawObservation> {
-    (
-        url(),
-        prop::sample::select(vec![200u16, 301, 302, 308]),
-        url(),
-        prop::sample::select(vec!["20200101000000", "20210101000000"]),
-    )
-        .prop_map(|(u, status, target, time)| RawObservation {
-            url: u,
-            status,
-            target: (300..400).contains(&status).then_some(target),
-            time: Some(time.to_owned()),
-            source: "gen".to_owned(),
-            offset: 0,
-        })
+    evidence::observation(url, evidence::DENSE, false)
 }
 
 /// A preset, or a set of rules that can undo what a redirect did.
@@ -108,15 +96,6 @@ fn rules() -> impl Strategy<Value = RuleSet> {
     ]
 }
 
-fn policy() -> impl Strategy<Value = ProtocolOptions> {
-    (prop::sample::select(RedirectPolicy::ALL.to_vec()), 0u32..3).prop_map(
-        |(redirects, min_host_support)| ProtocolOptions {
-            redirects,
-            min_host_support,
-        },
-    )
-}
-
 fn parts(
     obs: &[RawObservation],
     rules: RuleSet,
@@ -141,7 +120,7 @@ proptest! {
     fn rules_over_protocol_are_idempotent_and_monotone(
         obs in prop::collection::vec(observation(), 0..24),
         set in rules(),
-        pol in policy(),
+        pol in evidence::policy(),
         a in url(),
         b in url(),
     ) {
@@ -170,7 +149,7 @@ proptest! {
     fn rules_over_protocol_forms_agree(
         obs in prop::collection::vec(observation(), 0..24),
         set in rules(),
-        pol in policy(),
+        pol in evidence::policy(),
         x in url(),
     ) {
         let (pu, ru) = parts(&obs, set, Form::Uri, pol);

@@ -3,10 +3,11 @@
 //! end (cycles, the hop limit), and no evidence means rung 2.
 
 use irinorm::ladder::{Normalizer, Options};
-use irinorm::protocol::{
-    MemoryEvidence, Protocol, ProtocolOptions, RawObservation, RedirectPolicy, Stop, MAX_HOPS,
-};
+use irinorm::protocol::{MemoryEvidence, Protocol, RawObservation, Stop, MAX_HOPS};
 use proptest::prelude::*;
+
+#[path = "support/evidence.rs"]
+mod evidence;
 
 /// A small universe of URLs so that random observations form chains,
 /// cycles and host conventions, in spellings that differ at rung 2.
@@ -35,38 +36,7 @@ fn url() -> impl Strategy<Value = String> {
 }
 
 fn observation() -> impl Strategy<Value = RawObservation> {
-    (
-        url(),
-        prop::sample::select(vec![200u16, 404, 301, 302, 303, 307, 308]),
-        prop::option::of(url()),
-        prop::option::of(prop::sample::select(vec![
-            "20200101000000",
-            "20210101000000",
-            "20220101000000",
-        ])),
-        0u64..4,
-    )
-        .prop_map(|(u, status, target, time, offset)| RawObservation {
-            url: u,
-            status,
-            target: if (300..400).contains(&status) {
-                target
-            } else {
-                None
-            },
-            time: time.map(str::to_owned),
-            source: "gen".to_owned(),
-            offset,
-        })
-}
-
-fn policy() -> impl Strategy<Value = ProtocolOptions> {
-    (prop::sample::select(RedirectPolicy::ALL.to_vec()), 0u32..4).prop_map(
-        |(redirects, min_host_support)| ProtocolOptions {
-            redirects,
-            min_host_support,
-        },
-    )
+    evidence::observation(url, evidence::ALL_STATUSES, true)
 }
 
 proptest! {
@@ -76,7 +46,7 @@ proptest! {
     #[test]
     fn idempotent_monotone_and_terminating(
         obs in prop::collection::vec(observation(), 0..40),
-        opts in policy(),
+        opts in evidence::policy(),
         a in url(),
         b in url(),
     ) {
@@ -103,7 +73,7 @@ proptest! {
     }
 
     #[test]
-    fn no_evidence_is_rung2(a in url(), opts in policy()) {
+    fn no_evidence_is_rung2(a in url(), opts in evidence::policy()) {
         let p = Protocol::new(Options::default(), MemoryEvidence::default().build(), opts);
         let n2 = Normalizer::default();
         prop_assert_eq!(p.normalize(&a).unwrap(), n2.normalize(&a).unwrap().into_owned());
@@ -147,7 +117,7 @@ proptest! {
     fn normal_form_is_the_end_of_the_chain(
         obs in prop::collection::vec(observation(), 0..24),
         inputs in prop::collection::vec(url(), 1..8),
-        opts in policy(),
+        opts in evidence::policy(),
     ) {
         let mut ev = MemoryEvidence::default();
         for o in obs {

@@ -8,11 +8,12 @@
 //! round 11).
 
 use irinorm::ladder::{CharNorm, Form, Normalizer, Options, Rung};
-use irinorm::protocol::{
-    MemoryEvidence, Protocol, ProtocolOptions, RawObservation, RedirectPolicy,
-};
+use irinorm::protocol::{MemoryEvidence, Protocol, ProtocolOptions, RawObservation};
 use irinorm::scheme::{SchemeInfo, SchemeRegistry};
 use proptest::prelude::*;
+
+#[path = "support/evidence.rs"]
+mod evidence;
 
 /// A small universe of URLs, so that observations form chains, whose text
 /// differs under the options: NFD and NFC spellings, compatibility
@@ -53,21 +54,7 @@ fn url() -> impl Strategy<Value = String> {
 }
 
 fn observation() -> impl Strategy<Value = RawObservation> {
-    (
-        url(),
-        prop::sample::select(vec![200u16, 301, 302, 308]),
-        url(),
-        prop::sample::select(vec!["20200101000000", "20210101000000"]),
-        0u64..4,
-    )
-        .prop_map(|(u, status, target, time, offset)| RawObservation {
-            url: u,
-            status,
-            target: (300..400).contains(&status).then_some(target),
-            time: Some(time.to_owned()),
-            source: "gen".to_owned(),
-            offset,
-        })
+    evidence::observation(url, evidence::DENSE, false)
 }
 
 /// The ladder options a caller can set for rung 3 (the CLI's `--nfc`,
@@ -100,15 +87,6 @@ fn options() -> impl Strategy<Value = Options> {
                 ..Options::default()
             }
         })
-}
-
-fn policy() -> impl Strategy<Value = ProtocolOptions> {
-    (prop::sample::select(RedirectPolicy::ALL.to_vec()), 0u32..3).prop_map(
-        |(redirects, min_host_support)| ProtocolOptions {
-            redirects,
-            min_host_support,
-        },
-    )
 }
 
 fn protocol(
@@ -148,7 +126,7 @@ proptest! {
     fn idempotent_stable_and_monotone_under_options(
         obs in prop::collection::vec(observation(), 0..24),
         opts in options(),
-        pol in policy(),
+        pol in evidence::policy(),
         a in url(),
         b in url(),
     ) {
@@ -181,7 +159,7 @@ proptest! {
     fn forms_agree_under_options(
         obs in prop::collection::vec(observation(), 0..24),
         opts in options(),
-        pol in policy(),
+        pol in evidence::policy(),
         x in url(),
     ) {
         let pu = protocol(&obs, &opts, Form::Uri, pol);
