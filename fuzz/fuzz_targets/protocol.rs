@@ -2,7 +2,11 @@
 //! are observations `url<TAB>status<TAB>target`, the last two are URLs. The
 //! classifier and the chains never panic; rung 3 is idempotent, monotone over
 //! rung 2, equal to rung 2 without evidence, and a chain never exceeds the hop
-//! limit (LADDER.md "Rung 3"; docs/evidence.md).
+//! limit (LADDER.md "Rung 3"; docs/evidence.md). The same byte also picks
+//! a preset whose rules run over rung 3 (`--rung protocol --preset`,
+//! irinorm-rules `over_protocol.rs`): that normal form is idempotent, its key
+//! is the key of its output, and URLs equal under the rules at rung 2 are
+//! equal at rung 3 (docs/rules.md "Over rung 3").
 
 #![no_main]
 
@@ -11,6 +15,7 @@ use irinorm::protocol::{
     classify, MemoryEvidence, Protocol, ProtocolOptions, RawObservation, RedirectPolicy, Stop,
     MAX_HOPS,
 };
+use irinorm_rules::{Pipeline, Preset};
 use libfuzzer_sys::fuzz_target;
 
 fuzz_target!(|data: &[u8]| {
@@ -49,6 +54,39 @@ fuzz_target!(|data: &[u8]| {
     let p = Protocol::new(Options::default(), m.build(), opts);
     let none = Protocol::new(Options::default(), MemoryEvidence::default().build(), opts);
     let n2 = Normalizer::default();
+    let rules = Pipeline::preset(
+        [
+            Preset::Rfc,
+            Preset::Fetch,
+            Preset::Crawler,
+            Preset::Aggressive,
+        ][usize::from(first >> 4) % 4],
+    );
+    for u in urls {
+        if let Ok(once) = rules.normalize_over_protocol(&p, u) {
+            assert_eq!(
+                rules
+                    .normalize_over_protocol(&p, &once)
+                    .expect("normal form parses"),
+                once,
+                "rules over rung 3 not idempotent: {u:?}"
+            );
+            assert_eq!(
+                rules.key_over_protocol(&p, &once).unwrap(),
+                rules.key_over_protocol(&p, u).unwrap(),
+                "key of the normal form of {u:?}"
+            );
+        }
+    }
+    if let (Ok(ka), Ok(kb)) = (rules.key(urls[0]), rules.key(urls[1])) {
+        if ka == kb {
+            assert_eq!(
+                rules.key_over_protocol(&p, urls[0]).unwrap(),
+                rules.key_over_protocol(&p, urls[1]).unwrap(),
+                "rules over rung 3 not monotone"
+            );
+        }
+    }
     for u in urls {
         let Ok(once) = p.normalize(u) else {
             assert!(
