@@ -291,7 +291,77 @@ struct HostTable {
     slots: Box<[(u64, u32)]>,
     /// The host of each plan, for the final compare.
     names: Box<[Box<str>]>,
+    /// This table among those made in the process (from 1): the recent
+    /// hosts ([`RECENT_0`]) answer only for the table that found them.
+    id: u64,
 }
+
+/// The tables made so far ([`HostTable::id`]).
+static TABLES: std::sync::atomic::AtomicU64 = std::sync::atomic::AtomicU64::new(0);
+
+/// A host as the recent hosts keep it: its length and three words that
+/// hold all its bytes when it has at most 24 (the first word, the one at
+/// 8 or, for fewer than 16 bytes, the last, and the last: overlapping;
+/// the zero-padded word for fewer than 8). Hosts of the same length at
+/// most 24 bytes are equal when their keys are: a recent host is
+/// recognised without reading the table's name (issue 11, round 12: the
+/// compare with the name, through its pointer, and the call were ~58
+/// instructions a URL of the learned crawl, whose hosts have 13-21
+/// bytes).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+struct HostKey {
+    len: u64,
+    words: [u64; 3],
+}
+
+impl HostKey {
+    #[inline(always)]
+    fn of(h: &[u8]) -> HostKey {
+        let n = h.len();
+        let words = if n >= 8 {
+            [word_at(h, 0), word_at(h, 8.min(n - 8)), word_at(h, n - 8)]
+        } else {
+            [last_word(h), 0, 0]
+        };
+        HostKey {
+            len: n as u64,
+            words,
+        }
+    }
+
+    /// The key holds every byte of the host.
+    #[inline(always)]
+    fn whole(&self) -> bool {
+        self.len <= 24
+    }
+
+    /// `self == other`, by one test of or-ed differences (no loop, no
+    /// branch per word).
+    #[inline(always)]
+    fn same(&self, other: &HostKey) -> bool {
+        let [a, b, c] = self.words;
+        let [x, y, z] = other.words;
+        (self.len ^ other.len) | (a ^ x) | (b ^ y) | (c ^ z) == 0
+    }
+}
+
+/// A host found in a table ([`RECENT_0`], [`RECENT_1`]).
+#[derive(Clone, Copy, Debug)]
+struct Recent {
+    /// [`HostTable::id`] (0: none).
+    table: u64,
+    key: HostKey,
+    plan: u32,
+}
+
+const NO_RECENT: Recent = Recent {
+    table: 0,
+    key: HostKey {
+        len: 0,
+        words: [0; 3],
+    },
+    plan: u32::MAX,
+};
 
 impl HostTable {
     fn new(names: Vec<Box<str>>) -> HostTable {
@@ -316,6 +386,7 @@ impl HostTable {
             screen,
             slots,
             names: names.into_boxed_slice(),
+            id: TABLES.fetch_add(1, std::sync::atomic::Ordering::Relaxed) + 1,
         }
     }
 
@@ -331,26 +402,53 @@ impl HostTable {
         self.screened(host)
     }
 
-    /// [`HostTable::get`] after the first screen.
+    /// [`HostTable::get`] after the first screen: the host this thread
+    /// found last, by its key, in a function of few registers (no
+    /// spills: its prologue and epilogue were ~17 of the ~58 instructions
+    /// this took per URL of the learned crawl; issue 11, round 12), the
+    /// rest apart. (Both recent hosts here cost more: the spills again.)
     #[inline(never)]
     fn screened(&self, host: &[u8]) -> Option<u32> {
-        // The two hosts this thread found last, compared before the hash.
-        let recent = RECENT.get();
-        for (i, &p) in recent.iter().enumerate() {
-            if self
-                .names
-                .get(p as usize)
-                .is_some_and(|n| same_bytes(n.as_bytes(), host))
-            {
-                if i != 0 {
-                    RECENT.set([p, recent[0]]);
-                }
-                return Some(p);
-            }
+        let key = HostKey::of(host);
+        let last = RECENT_0.get();
+        if last.table == self.id && last.key.same(&key) && key.whole() {
+            return Some(last.plan);
         }
-        let p = self.probe(host)?;
-        RECENT.set([p, recent[0]]);
-        Some(p)
+        self.unseen(host, key)
+    }
+
+    /// [`HostTable::screened`] when the last host is not `host` by its
+    /// key: a long host (more than 24 bytes) compared with the table's
+    /// name, the host found before the last, then the probe.
+    #[inline(never)]
+    fn unseen(&self, host: &[u8], key: HostKey) -> Option<u32> {
+        let last = RECENT_0.get();
+        let same = |r: &Recent| {
+            r.table == self.id
+                && r.key.same(&key)
+                && (key.whole()
+                    || self
+                        .names
+                        .get(r.plan as usize)
+                        .is_some_and(|n| same_bytes(n.as_bytes(), host)))
+        };
+        if same(&last) {
+            return Some(last.plan);
+        }
+        let before = RECENT_1.get();
+        if same(&before) {
+            RECENT_0.set(before);
+            RECENT_1.set(last);
+            return Some(before.plan);
+        }
+        let plan = self.probe(host)?;
+        RECENT_0.set(Recent {
+            table: self.id,
+            key,
+            plan,
+        });
+        RECENT_1.set(last);
+        Some(plan)
     }
 
     /// [`HostTable::get`] without the recent hosts: the hash, its screen,
@@ -378,17 +476,19 @@ impl HostTable {
 }
 
 thread_local! {
-    /// The plans [`HostTable::get`] found last on this thread, most recent
-    /// first (`u32::MAX`: none). Crawl records and frontier lists come
-    /// grouped by host (CDX files are sorted by SURT), often alternating
-    /// between a host and its alias: on the learned crawl of BENCHMARKS.md
-    /// 97% of the URLs have one of the two hosts before them, and one
-    /// compare with a name of the table costs about a fifth of the hash
-    /// and probe (issue 11). A plan index is only a guess: it is used
-    /// only when the name of that index in *this* table is the host, so
-    /// an index left by another table (another settings file on the same
-    /// thread) can cost a compare, never a wrong answer.
-    static RECENT: std::cell::Cell<[u32; 2]> = const { std::cell::Cell::new([u32::MAX; 2]) };
+    /// The hosts [`HostTable::get`] found last on this thread, most recent
+    /// first, with their table and plan. Crawl records and frontier lists
+    /// come grouped by host (CDX files are sorted by SURT), often
+    /// alternating between a host and its alias: on the learned crawl of
+    /// BENCHMARKS.md 97% of the URLs have one of the two hosts before
+    /// them, and a compare of keys costs a fraction of the hash and probe
+    /// (issue 11). An entry answers only for the table that made it
+    /// ([`HostTable::id`]: ids are never reused, where an address could
+    /// be), and only for the host it holds (the key, and for a host of
+    /// more than 24 bytes the table's name), so another settings file on
+    /// the same thread can cost a compare, never a wrong answer.
+    static RECENT_0: std::cell::Cell<Recent> = const { std::cell::Cell::new(NO_RECENT) };
+    static RECENT_1: std::cell::Cell<Recent> = const { std::cell::Cell::new(NO_RECENT) };
 }
 
 /// Where the components of the URL being rewritten lie in the buffer.
@@ -430,8 +530,18 @@ impl At {
 
     /// Replaces `out[a..b]` by `with`; every offset at or after `b` moves.
     fn splice(&mut self, out: &mut String, a: usize, b: usize, with: &str) {
-        out.replace_range(a..b, with);
-        self.moved(b, with.len() as isize - (b - a) as isize);
+        let n = b - a;
+        let w = with.as_bytes();
+        if w.len() > n && same_bytes(&out.as_bytes()[a..b], &w[..n]) {
+            // `with` extends the text (`http` to `https`, a slash added):
+            // its rest inserted, without `replace_range`'s splice (issue
+            // 11, round 12: ~62 instructions a call, most of the
+            // learned crawl's 20,254).
+            out.insert_str(b, &with[n..]);
+        } else {
+            out.replace_range(a..b, with);
+        }
+        self.moved(b, w.len() as isize - n as isize);
     }
 
     /// Every offset at or after `b` moves by `d` bytes (an edit that ends
@@ -1264,6 +1374,59 @@ mod tests {
         assert!(!same_bytes(b"abc", b"abcd"));
         assert_eq!(last_word(b"ab"), 0x6261);
         assert_eq!(last_word(b"abcde"), 0x6564_6362_6463_6261);
+    }
+
+    /// A host's key holds every byte of a host of at most 24 bytes (one
+    /// byte changed anywhere changes it), and past 24 bytes misses only
+    /// the middle, which the table's name then decides.
+    #[test]
+    fn host_keys_hold_every_byte_up_to_24() {
+        let base = b"abcdefghijklmnopqrstuvwxyz0123456789";
+        for n in 0..=base.len() {
+            let h = &base[..n];
+            let k = HostKey::of(h);
+            assert_eq!(k.whole(), n <= 24, "{n}");
+            for i in 0..n {
+                let mut v = h.to_vec();
+                v[i] ^= 0x20;
+                let seen = n <= 24 || i < 16 || i >= n - 8;
+                assert_eq!(HostKey::of(&v) != k, seen, "{n} {i}");
+            }
+        }
+    }
+
+    /// `At::splice` gives `replace_range`'s text and moves the offsets
+    /// after the edit, whether `with` extends the text (the insert) or
+    /// not (`http` to `https`, `https` to `http`, a slash added at the
+    /// path's end, a host replaced by a longer one that starts with it).
+    #[test]
+    fn splice_equals_replace_range() {
+        let url = "http://ab.test:8080/p/q?x=1";
+        let o = irinorm::split_trusted(url).offsets();
+        let at0 = At::of(url, 0, &o).expect("absolute");
+        let cases: [(usize, usize, &str); 7] = [
+            (0, 4, "https"),
+            (0, 4, "http"),
+            (0, 4, "ftp"),
+            (0, 4, ""),
+            (at0.query.unwrap(), at0.query.unwrap(), "/"),
+            (at0.host.0, at0.host.1, "ab.test.example"),
+            (at0.host.0, at0.host.1, "ab"),
+        ];
+        for (a, b, with) in cases {
+            let mut out = url.to_owned();
+            let mut at = at0;
+            at.splice(&mut out, a, b, with);
+            let mut want = url.to_owned();
+            want.replace_range(a..b, with);
+            assert_eq!(out, want, "{a} {b} {with}");
+            let d = with.len() as isize - (b - a) as isize;
+            let mv = |x: usize| if x >= b { (x as isize + d) as usize } else { x };
+            assert_eq!(at.path, mv(at0.path), "{with}");
+            assert_eq!(at.query, at0.query.map(mv), "{with}");
+            assert_eq!(at.port, at0.port.map(mv), "{with}");
+            assert_eq!(at.host, (mv(at0.host.0), mv(at0.host.1)), "{with}");
+        }
     }
 
     /// Which plans take the compiled first round: a host whose rules hold
