@@ -837,3 +837,57 @@ fn a_labels_are_judged_by_uts46_alone() {
         }
     }
 }
+
+/// Pieces of paths, queries and fragments: triplets of both cases, of
+/// unreserved, reserved and UTF-8 bytes, non-ASCII and bidi characters.
+fn tail_piece() -> impl proptest::strategy::Strategy<Value = String> {
+    use proptest::prelude::*;
+    prop_oneof![
+        4 => "[a-z0-9._~!$&'()*+,;=:@/-]{0,8}",
+        2 => "%[0-9A-F]{2}",
+        1 => "%[0-9a-fA-F]{2}",
+        1 => "%(2[eE]|7[eE]|4[1-9a-fA-F]|3[0-9])",
+        1 => "%[cC][3-9a-fA-F]%[89aAbB][0-9a-fA-F]",
+        1 => "[é\u{202E}\u{E000}日]",
+    ]
+    .boxed()
+}
+
+proptest::proptest! {
+    /// Issue 14, round 12: when `tail_is_verbatim` says so, rung 1 writes
+    /// the path, query and fragment of a parsed reference byte for byte
+    /// (so `write_normal` may copy them), in both forms.
+    #[test]
+    fn verbatim_tails_are_what_rung_1_writes(
+        path in proptest::collection::vec(tail_piece(), 0..6),
+        query in proptest::option::of(proptest::collection::vec(tail_piece(), 0..6)),
+        frag in proptest::option::of(proptest::collection::vec(tail_piece(), 0..4)),
+        host in "[a-zA-Z0-9.-]{0,12}",
+    ) {
+        let mut s = format!("http://{host}/{}", path.concat());
+        if let Some(q) = query {
+            s = format!("{s}?{}", q.concat());
+        }
+        if let Some(f) = frag {
+            s = format!("{s}#{}", f.concat());
+        }
+        let Ok(m) = parse::parse(&s, Grammar::IriReference) else {
+            return Ok(());
+        };
+        for form in [Form::Uri, Form::Iri] {
+            if !tail_is_verbatim(&m, form) {
+                continue;
+            }
+            let comps = [
+                (m.path(&s), Component::Path, m.path_start as usize),
+                (m.query(&s).unwrap_or(""), Component::Query, m.path_end as usize),
+                (m.fragment(&s).unwrap_or(""), Component::Fragment, m.query_end as usize),
+            ];
+            for (text, comp, off) in comps {
+                let mut out = String::new();
+                write_component(&mut out, text, off, Ctx::of(comp, m.has(BIDI)), form, &mut NoTrace);
+                proptest::prop_assert_eq!(&out, text, "{:?} {:?}", s, form);
+            }
+        }
+    }
+}
