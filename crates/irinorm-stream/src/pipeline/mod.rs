@@ -18,6 +18,7 @@
 //! chunk makes its chunk grow to hold it). Buffers travel with the permits,
 //! so a long run allocates nothing per chunk.
 
+mod lines;
 mod reader;
 mod rejects;
 mod summary;
