@@ -181,14 +181,6 @@ impl Pipeline {
             self.safebrowsing_into(input, out)?;
             return Ok(Vec::new());
         }
-        if self.rules.is_empty() {
-            // No rules (rung 2's default, `rfc`): the ladder's own entry,
-            // which does not hand its `Meta` back through the `Result`,
-            // and no call of the rules stage (issue 14 round 13: 20 M of
-            // the 300k-line frontier's 313.5 M by callgrind were here,
-            // beyond the ladder).
-            return self.normalizer.normalize_into(input, out);
-        }
         let start = out.len();
         let (w, meta) = self.normalizer.normalize_into_split(input, out)?;
         self.rules_in_place(out, start, meta, applied);
@@ -214,9 +206,14 @@ impl Pipeline {
     ) -> Result<Vec<Warning>, ParseError> {
         match self.fused {
             Some(_) if !self.safebrowsing => self.normalize_unlisted(input, out, applied),
-            // No rules: the ladder called from here, this call being
-            // inlined in the caller's (the CLI's `normalize` per line: one
-            // frame fewer, 21 instructions a line, issue 14 round 13).
+            // No rules (rung 2's default): the ladder's own entry, which
+            // does not hand its `Meta` back through the `Result`, called
+            // from here (inlined in the caller: the CLI's `normalize` per
+            // line), not through `normalize_into` and `rules_in_place`,
+            // whose frames and `Meta` cost 20 M of the 300k-line
+            // frontier's 313.5 M (callgrind, issue 14 round 13). Not in
+            // `normalize_into` itself: that test there cost `crawler`
+            // 0.7-3.4% in the bench's loop (round 13, as in round 9).
             None if self.rules.is_empty() && !self.safebrowsing => {
                 self.normalizer.normalize_into(input, out)
             }
