@@ -1079,17 +1079,11 @@ pub(crate) fn fused<const LISTED: bool>(
     // The query filter only cuts: it fired when the length changed. The
     // components' offsets, once (the filter only cut the query and the
     // fragment: the rest stays where it is).
+    // The filter removes a fragment whenever one is there at this point
+    // (see the screen above): a query, if one is left, starts at the
+    // path's end and runs to the end of the text.
     let named_fired = out.len() - start != text_len;
-    let mut o = m.offsets();
-    if named_fired {
-        // The filter cut parameters or the fragment (it removes a
-        // fragment whenever one is there at this point: see the screen
-        // above). A query, if one is left, still starts at the path's end.
-        let (pe, len) = (o.path.1, out.len() - start);
-        o.fragment = None;
-        o.query = (len > pe).then_some((pe + 1, len));
-    }
-    let Some(mut at) = At::of(out, start, &o) else {
+    let Some(mut at) = At::of_meta(out, start, m) else {
         return done(out, applied);
     };
     let ran = plans.run(p, out, &mut at);

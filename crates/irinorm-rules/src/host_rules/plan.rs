@@ -528,6 +528,30 @@ impl At {
         })
     }
 
+    /// [`At::of`] from the ladder's `m` directly, for the text
+    /// `out[start..]` whose query, if any, starts after the path and runs
+    /// to the end (the query filter may have cut it or the fragment: the
+    /// rest stays where `m` puts it): no [`irinorm::Offsets`] made and
+    /// unwrapped (issue 11, round 13). `None` when it has no scheme or
+    /// host, or a path that is not absolute; the caller has dropped any
+    /// fragment.
+    #[inline(always)]
+    pub(crate) fn of_meta(out: &str, start: usize, m: &irinorm::Meta) -> Option<At> {
+        let [scheme_end, hs, he, port, ps, pe] = m.scheme_authority_offsets()?;
+        let b = out.as_bytes();
+        if b.get(start + ps) != Some(&b'/') {
+            return None;
+        }
+        Some(At {
+            start,
+            scheme_end: start + scheme_end,
+            host: (start + hs, start + he),
+            port: (port != 0).then_some(start + port),
+            path: start + ps,
+            query: (b.len() > start + pe).then_some(start + pe),
+        })
+    }
+
     /// Replaces `out[a..b]` by `with`; every offset at or after `b` moves.
     fn splice(&mut self, out: &mut String, a: usize, b: usize, with: &str) {
         let n = b - a;
@@ -1392,6 +1416,51 @@ mod tests {
                 let seen = n <= 24 || i < 16 || i >= n - 8;
                 assert_eq!(HostKey::of(&v) != k, seen, "{n} {i}");
             }
+        }
+    }
+
+    /// `At::of_meta` gives `At::of`'s offsets from the ladder's `Meta`
+    /// (no scheme, no host, a relative or empty path: `None`), and after
+    /// a cut of the query's end, the fragment or the whole query, the
+    /// offsets of the cut text, as `At::of` on it found again.
+    #[test]
+    fn at_of_meta_equals_at_of() {
+        let urls = [
+            "http://a.test/p",
+            "http://a.test/p?q=1&r=2",
+            "http://a.test/p?",
+            "http://u@a.test:8080/p/q?x",
+            "http://a.test:/p",
+            "https://[::1]:443/",
+            "mailto:x@y",
+            "//a.test/p?q",
+            "/p?q",
+            "foo://a.test",
+            "foo://a.test?q",
+        ];
+        for url in urls {
+            let m = irinorm::split_trusted(url);
+            let want = At::of(url, 0, &m.offsets());
+            let got = At::of_meta(url, 0, &m);
+            assert_eq!(format!("{got:?}"), format!("{want:?}"), "{url}");
+            // The same text after a prefix in the buffer.
+            let buf = format!("xyz{url}");
+            let got = At::of_meta(&buf, 3, &m);
+            let want = At::of(&buf, 3, &m.offsets());
+            assert_eq!(format!("{got:?}"), format!("{want:?}"), "{url}");
+        }
+        // Cuts after the path (the query filter's): `m` still describes
+        // the text before them.
+        for (url, cut) in [
+            ("http://a.test/p?q=1&r=2#f", "http://a.test/p?q=1"),
+            ("http://a.test/p?q=1#f", "http://a.test/p?q=1"),
+            ("http://a.test/p?q=1", "http://a.test/p"),
+            ("http://a.test:81/p?utm=1#f", "http://a.test:81/p"),
+        ] {
+            let m = irinorm::split_trusted(url);
+            let got = At::of_meta(cut, 0, &m);
+            let want = At::of(cut, 0, &irinorm::split_trusted(cut).offsets());
+            assert_eq!(format!("{got:?}"), format!("{want:?}"), "{url} -> {cut}");
         }
     }
 
