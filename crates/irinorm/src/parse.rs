@@ -1229,22 +1229,29 @@ mod tests {
         assert_eq!(m.query_fragment_offsets(), (Some((11, 12)), Some(13)));
     }
 
+    /// References of every shape the offsets tell apart: with and without
+    /// a scheme, an authority, a port (empty too), a query, a fragment.
+    const OFFSET_SAMPLES: [&str; 12] = [
+        "http://a/p",
+        "http://u@a:8080/p?q=1#f",
+        "http://a:/p?",
+        "https://[::1]:443",
+        "mailto:x@y",
+        "file:///x?tapmock=1",
+        "//a/p",
+        "//h/p",
+        "/p?q",
+        "?q",
+        "#f",
+        "",
+    ];
+
     /// `scheme_authority_offsets` is `offsets` without the options: the
     /// same places, the port's `:` one before its first digit, `None`
     /// without a scheme or an authority.
     #[test]
     fn scheme_authority_offsets_are_the_offsets() {
-        for s in [
-            "http://a/p",
-            "http://u@a:8080/p?q=1#f",
-            "http://a:/p?",
-            "https://[::1]:443",
-            "mailto:x@y",
-            "file:///x?tapmock=1",
-            "//a/p",
-            "/p?q",
-            "",
-        ] {
+        for s in OFFSET_SAMPLES {
             let m = split_trusted(s);
             let o = m.offsets();
             let want = match (o.scheme_end, o.host) {
@@ -1262,18 +1269,7 @@ mod tests {
 
     #[test]
     fn offsets_are_what_the_accessors_slice() {
-        for s in [
-            "http://a/p",
-            "http://u@a:8080/p?q=1#f",
-            "http://a:/p?",
-            "https://[::1]:443",
-            "mailto:x@y",
-            "file:///x?tapmock=1",
-            "//h/p",
-            "?q",
-            "#f",
-            "",
-        ] {
+        for s in OFFSET_SAMPLES {
             let m = split_trusted(s);
             let o = m.offsets();
             assert_eq!(o.scheme_end.map(|e| &s[..e]), m.scheme(s), "{s}");
