@@ -50,6 +50,16 @@
 //! name judged as a bit carried into the screen's first block (+12 on
 //! `len 161+`).
 //!
+//! Issue 14 round 14 (BENCHMARKS.md, "Issue 14, round 14: `crawler` on
+//! query-heavy"): the judges in [`filter`] read their 17 bytes from the
+//! query's slice at a `u16` start, and the bucket table has a fixed size
+//! (no test of its length per judge): -1.4% on `query-heavy`. Not built:
+//! a two-byte prefilter (92.8% of `query-heavy`'s queries lose a
+//! parameter, and 3.95 of its 9.57 names a query share their first two
+//! bytes with a pattern). Tried and dropped: round 10's `Cuts` for the
+//! cuts alone (+0.6%), the byte after a name read without `min(16)`
+//! (+0.1%, more mispredicts).
+//!
 //! The judge ([`QueryFilter::goes_bounded`]): the name's first 16 bytes as
 //! two words, case-folded; the bucket from the `key` bits of the first
 //! word (the shortest pattern's length in bytes, and up to four bits after
