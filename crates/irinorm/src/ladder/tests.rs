@@ -519,6 +519,9 @@ fn fast_paths_agree_with_the_full_computation() {
         nz.normalize_into(s, &mut out).unwrap();
         assert_eq!(out, format!(">{want}"));
         let mut out = String::from(">");
+        nz.normalize_text_only(s, &mut out).unwrap();
+        assert_eq!(out, format!(">{want}"));
+        let mut out = String::from(">");
         let (_, meta) = nz.normalize_into_split(s, &mut out).unwrap();
         assert_eq!(out, format!(">{want}"));
         if let Some(meta) = meta {
@@ -528,6 +531,39 @@ fn fast_paths_agree_with_the_full_computation() {
         assert_eq!(nz.key_split(s).unwrap().0, want);
         assert_eq!(nz.digest(s).unwrap(), Key::of(want));
     }
+}
+
+#[test]
+fn text_only_entry_refuses_as_the_others() {
+    // `normalize_text_only` (issue 14, round 14): the same error as
+    // `normalize_into`, nothing appended; the text of a reference with a
+    // warning (a host UTS #46 refuses) without the warning.
+    let nz = Normalizer::new(Options {
+        max_len: 16,
+        ..Options::default()
+    });
+    for s in [
+        "http://a b/",
+        "http://a.example/0123456789",
+        "%zz",
+        "http://[::1/",
+    ] {
+        let mut out = String::from(">");
+        assert_eq!(
+            nz.normalize_text_only(s, &mut out),
+            nz.normalize_into(s, &mut String::new()).map(drop),
+            "{s}"
+        );
+        assert!(nz.normalize_text_only(s, &mut out).is_err(), "{s}");
+        assert_eq!(out, ">", "{s}");
+    }
+    let nz = Normalizer::default();
+    let s = "http://xn--a.example/";
+    let mut want = String::new();
+    assert!(!nz.normalize_into(s, &mut want).unwrap().is_empty());
+    let mut out = String::new();
+    nz.normalize_text_only(s, &mut out).unwrap();
+    assert_eq!(out, want);
 }
 
 #[test]
