@@ -221,6 +221,30 @@ impl Pipeline {
         }
     }
 
+    /// [`Pipeline::normalize_text_into`] for a caller that reads the text
+    /// alone (the CLI's `normalize`, once per line of a bulk input): the
+    /// same text, neither the warnings nor the rules that fired. Without
+    /// rules it is the ladder's [`Normalizer::normalize_text_only`], whose
+    /// `Result` is two registers and whose fast path makes no `Vec` of
+    /// warnings (issue 14, round 14: the `Vec<Warning>` made, handed back
+    /// and dropped, and the caller's empty `applied`, were about 20
+    /// instructions per line, callgrind); with rules,
+    /// [`Pipeline::normalize_text_into`], out of line.
+    #[inline]
+    pub fn normalize_text_only(&self, input: &str, out: &mut String) -> Result<(), ParseError> {
+        if self.fused.is_none() && self.rules.is_empty() && !self.safebrowsing {
+            return self.normalizer.normalize_text_only(input, out);
+        }
+        self.normalize_text_ruled(input, out)
+    }
+
+    /// [`Pipeline::normalize_text_only`] with rules (or a fused path).
+    #[inline(never)]
+    fn normalize_text_ruled(&self, input: &str, out: &mut String) -> Result<(), ParseError> {
+        self.normalize_text_into(input, out, &mut Vec::new())
+            .map(drop)
+    }
+
     /// [`Pipeline::normalize_text_into`] with a fused path: its own
     /// instance of it, without the copy.
     #[inline(never)]

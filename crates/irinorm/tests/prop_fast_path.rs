@@ -110,6 +110,11 @@ proptest! {
         let n = Normalizer::new(Options { ignore_fragment, ..Options::default() });
         let Ok(ex) = n.explain(&s) else {
             prop_assert!(n.normalize(&s).is_err());
+            // The text-only entry refuses it with the same error, and
+            // appends nothing.
+            let mut text = String::new();
+            prop_assert_eq!(n.normalize_text_only(&s, &mut text), n.normalize_into(&s, &mut text).map(drop));
+            prop_assert_eq!(text, "");
             return Ok(());
         };
         for step in &ex.steps {
@@ -125,6 +130,10 @@ proptest! {
             let mut out = String::from("prefix:");
             n.normalize_into(&s, &mut out).unwrap();
             prop_assert_eq!(&out["prefix:".len()..], step.output.as_str());
+            // The text-only entry (round 14): the same text.
+            let mut text = String::from("prefix:");
+            n.normalize_text_only(&s, &mut text).unwrap();
+            prop_assert_eq!(&text, &out);
             if step.form == Form::Uri && step.rung != Rung::String {
                 // The key is the `uri`-form normal string (URNs aside,
                 // which never take the shortcut: LADDER.md).

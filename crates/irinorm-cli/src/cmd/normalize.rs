@@ -95,8 +95,9 @@ impl Op for NormalizeOp {
             // fused learned path then keeps no copy: issue 11, round 8).
             // The other paths, and a reject's `Failure`, are calls of their
             // own: this one then saves and restores fewer registers (issue
-            // 14 round 13).
-            return match self.p.normalize_text_into(input, out, &mut Vec::new()) {
+            // 14 round 13). Neither the warnings nor the rules that fired
+            // are asked for (round 14).
+            return match self.p.normalize_text_only(input, out) {
                 Ok(_) => Ok(()),
                 Err(e) => Err(failure(e)),
             };

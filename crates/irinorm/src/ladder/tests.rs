@@ -519,6 +519,9 @@ fn fast_paths_agree_with_the_full_computation() {
         nz.normalize_into(s, &mut out).unwrap();
         assert_eq!(out, format!(">{want}"));
         let mut out = String::from(">");
+        nz.normalize_text_only(s, &mut out).unwrap();
+        assert_eq!(out, format!(">{want}"));
+        let mut out = String::from(">");
         let (_, meta) = nz.normalize_into_split(s, &mut out).unwrap();
         assert_eq!(out, format!(">{want}"));
         if let Some(meta) = meta {
@@ -528,6 +531,39 @@ fn fast_paths_agree_with_the_full_computation() {
         assert_eq!(nz.key_split(s).unwrap().0, want);
         assert_eq!(nz.digest(s).unwrap(), Key::of(want));
     }
+}
+
+#[test]
+fn text_only_entry_refuses_as_the_others() {
+    // `normalize_text_only` (issue 14, round 14): the same error as
+    // `normalize_into`, nothing appended; the text of a reference with a
+    // warning (a host UTS #46 refuses) without the warning.
+    let nz = Normalizer::new(Options {
+        max_len: 16,
+        ..Options::default()
+    });
+    for s in [
+        "http://a b/",
+        "http://a.example/0123456789",
+        "%zz",
+        "http://[::1/",
+    ] {
+        let mut out = String::from(">");
+        assert_eq!(
+            nz.normalize_text_only(s, &mut out),
+            nz.normalize_into(s, &mut String::new()).map(drop),
+            "{s}"
+        );
+        assert!(nz.normalize_text_only(s, &mut out).is_err(), "{s}");
+        assert_eq!(out, ">", "{s}");
+    }
+    let nz = Normalizer::default();
+    let s = "http://xn--a.example/";
+    let mut want = String::new();
+    assert!(!nz.normalize_into(s, &mut want).unwrap().is_empty());
+    let mut out = String::new();
+    nz.normalize_text_only(s, &mut out).unwrap();
+    assert_eq!(out, want);
 }
 
 #[test]
@@ -924,5 +960,77 @@ proptest::proptest! {
                 proptest::prop_assert_eq!(&out, text, "{:?} {:?}", s, form);
             }
         }
+    }
+}
+
+proptest::proptest! {
+    /// Issue 14, round 14: when `component_is_plain` says so, rung 1
+    /// writes that component (or any part of it cut at `/`) byte for
+    /// byte, whatever the rest of the reference holds (a triplet in the
+    /// host, non-ASCII in the query), in both forms.
+    #[test]
+    fn plain_components_are_what_rung_1_writes(
+        path in proptest::collection::vec(tail_piece(), 0..6),
+        query in proptest::option::of(proptest::collection::vec(tail_piece(), 0..6)),
+        host in "[a-zA-Z0-9.%-]{0,12}",
+    ) {
+        let mut s = format!("http://{host}/{}", path.concat());
+        if let Some(q) = query {
+            s = format!("{s}?{}", q.concat());
+        }
+        let Ok(m) = parse::parse(&s, Grammar::IriReference) else {
+            return Ok(());
+        };
+        let bidi = m.has(BIDI);
+        for form in [Form::Uri, Form::Iri] {
+            let comps = [
+                (m.path(&s), Component::Path, m.path_start as usize),
+                (m.query(&s).unwrap_or(""), Component::Query, m.path_end as usize),
+            ];
+            for (text, comp, off) in comps {
+                if !component_is_plain(text, form, bidi) {
+                    continue;
+                }
+                for part in std::iter::once(text).chain(text.split('/')) {
+                    let mut out = String::new();
+                    write_component(&mut out, part, off, Ctx::of(comp, bidi), form, &mut NoTrace);
+                    proptest::prop_assert_eq!(&out, part, "{:?} {:?}", s, form);
+                }
+            }
+        }
+    }
+}
+
+#[test]
+fn plain_paths_beside_triplets_and_non_ascii() {
+    // Issue 14, round 14: the path (and its dot segments), query and
+    // fragment copied when rung 1 changes nothing in them, while the host
+    // or another component has a triplet or non-ASCII to rewrite.
+    for (s, want_uri, want_iri) in [
+        (
+            "http://a%2Db.example/a/./b/../c?q=1#f",
+            "http://a-b.example/a/c?q=1#f",
+            "http://a-b.example/a/c?q=1#f",
+        ),
+        (
+            "http://a.example/x/../é?q=%7e",
+            "http://a.example/%C3%A9?q=~",
+            "http://a.example/é?q=~",
+        ),
+        (
+            "http://a.example/é/./%7e/..?q=é#é",
+            "http://a.example/%C3%A9/?q=%C3%A9#%C3%A9",
+            "http://a.example/é/?q=é#é",
+        ),
+        (
+            "http://a.example/\u{202E}/./?q=a#b",
+            "http://a.example/%E2%80%AE/?q=a#b",
+            "http://a.example/%E2%80%AE/?q=a#b",
+        ),
+        ("x:a/./b/%2e/c?é", "x:a/./b/%2E/c?%C3%A9", "x:a/./b/%2E/c?é"),
+        ("a/./b/../%41?é", "a/A?%C3%A9", "a/A?é"),
+    ] {
+        assert_eq!(uri(s), want_uri, "{s}");
+        assert_eq!(n(s, Rung::Scheme, Form::Iri), want_iri, "{s}");
     }
 }
