@@ -1,8 +1,7 @@
 //! Runtime-dispatched SIMD kernels for irinorm's scanner of already-normal
 //! references (issue 14; `crates/irinorm/src/scan.rs` is the caller).
 //!
-//! One operation, [`Kernel::next_stop`] (and [`Kernel::next_stop_then`],
-//! two runs in one call): from a position in a byte string,
+//! One operation, [`Kernel::next_stop`]: from a position in a byte string,
 //! find the first byte that ends a run of "plain" bytes (a [`Run`]: a byte
 //! class as nibble tables, an optional forbidden pair such as `/.`, and
 //! optionally the percent-encoded triplets that a syntax normalizer keeps,
@@ -23,10 +22,9 @@
 //! to test and measure the fallbacks.
 //!
 //! Safety: the crate denies `unsafe_code`; the only `unsafe` blocks are the
-//! two calls of a `#[target_feature]` kernel in [`Kernel::next_stop`] and the
-//! two in [`Kernel::next_stop_then`] (issue 14, round 14), each reached only
-//! through a [`Kernel`] value, which can only be made after the feature was
-//! detected; the call of the SSE2 [`eq_mask64`] kernel; and the
+//! two calls of a `#[target_feature]` kernel in [`Kernel::next_stop`], each
+//! reached only through a [`Kernel`] value, which can only be made after the
+//! feature was detected; the call of the SSE2 [`eq_mask64`] kernel; and the
 //! SSE2 intrinsics of [`eq_mask64_padded`]'s block, called in place (issue 14,
 //! round 9: a `#[target_feature]` function there was not inlined). The last
 //! two are compiled only where the build enables SSE2 for the whole program
@@ -227,31 +225,6 @@ impl Run {
     }
 }
 
-/// Two runs, the second after the first's stop at `end`
-/// ([`Kernel::next_stop_then`]): a path and its query (RFC 3986 §3.3,
-/// §3.4). One value, so that the kernels take one argument for the three
-/// (their six argument registers were all taken, and the inlined caller
-/// paid for it: issue 14, round 14).
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub struct Then {
-    first: Run,
-    end: u8,
-    second: Run,
-}
-
-impl Then {
-    /// `first`, then, when it stops at `end`, `second` from the byte after.
-    /// Neither run may have a mark ([`Run::mark`]): [`Stop::mark`] is
-    /// `end`'s position.
-    pub const fn new(first: Run, end: u8, second: Run) -> Then {
-        assert!(
-            first.mark == 0x80 && second.mark == 0x80,
-            "the runs of a `Then` have no mark"
-        );
-        Then { first, end, second }
-    }
-}
-
 /// Where a run ends ([`Kernel::next_stop`]).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Default)]
 pub struct Stop {
@@ -269,7 +242,7 @@ pub struct Stop {
 /// (a three-word `Stop` goes through memory: measurably slower on short
 /// inputs): `at`, and `mark << 2 | pct` (a position fits in 62 bits).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub(crate) struct Packed(pub(crate) usize, pub(crate) usize);
+pub(crate) struct Packed(usize, usize);
 
 impl Packed {
     #[inline(always)]
@@ -433,77 +406,6 @@ impl Kernel {
         p.stop()
     }
 
-    /// [`Kernel::next_stop`] of `first` from `i`, then, when the byte it
-    /// stopped at is `end`, of `second` from the byte after it: the
-    /// second's stop, the triplet flags of both, and `end`'s position as
-    /// [`Stop::mark`] (or the first's stop when it did not stop at `end`).
-    /// The runs and `end` are a [`Then`].
-    ///
-    /// A path then its query in one call (RFC 3986 §3.3, §3.4; issue 14,
-    /// round 14): a query's windows then need no pair (`/.`) and no mark,
-    /// which the one run over both ([`Run::mark`] with a pair) tested in
-    /// every window of the query, and a second call's entry and exit are
-    /// not paid. The vector kernels fuse the runs whose kinds the scanner
-    /// uses (the first with triplets and a pair, not dense; the second
-    /// with triplets, no pair); other kinds are two calls.
-    #[inline(always)]
-    pub fn next_stop_then(self, b: &[u8], i: usize, then: &Then) -> Stop {
-        let (first, second) = (&then.first, &then.second);
-        #[cfg(target_arch = "x86_64")]
-        macro_rules! by_kind {
-            ($k:ident) => {
-                match (
-                    first.triplets.is_some() && !first.dense && first.pair != NO_PAIR,
-                    second.triplets.is_some() && second.pair == NO_PAIR,
-                    second.dense,
-                ) {
-                    (true, true, false) => {
-                        x86::$k::<true, false, true, true, false, false>(b, i, then)
-                    }
-                    (true, true, true) => {
-                        x86::$k::<true, false, true, true, true, false>(b, i, then)
-                    }
-                    _ => self.then_by_two(b, i, then),
-                }
-            };
-        }
-        // Every branch yields a `Packed`, made a `Stop` once (as in
-        // `next_stop`: a `Stop` from a branch went through memory).
-        #[cfg(target_arch = "x86_64")]
-        let p = if self.0 == AVX2 && b.len() > 32 {
-            #[allow(unsafe_code)]
-            // SAFETY: as in `next_stop`: a `Kernel(AVX2)` is only made
-            // after `is_x86_feature_detected!("avx2")` said the CPU has AVX2.
-            unsafe {
-                by_kind!(avx2_then)
-            }
-        } else if self.0 >= SSSE3 {
-            #[allow(unsafe_code)]
-            // SAFETY: as in `next_stop`: a `Kernel(SSSE3)` or `Kernel(AVX2)`
-            // is only made after `is_x86_feature_detected!("ssse3")`.
-            unsafe {
-                by_kind!(ssse3_then)
-            }
-        } else {
-            self.then_by_two(b, i, then)
-        };
-        #[cfg(not(target_arch = "x86_64"))]
-        let p = self.then_by_two(b, i, then);
-        p.stop()
-    }
-
-    /// [`Kernel::next_stop_then`] as two calls of [`Kernel::next_stop`]:
-    /// its definition.
-    #[inline(never)]
-    fn then_by_two(self, b: &[u8], i: usize, then: &Then) -> Packed {
-        let s = self.next_stop(b, i, &then.first);
-        if s.at >= b.len() || b[s.at] != then.end {
-            return Packed::new(s.at, s.pct, s.at);
-        }
-        let r = self.next_stop(b, s.at + 1, &then.second);
-        Packed::new(r.at, s.pct | r.pct, s.at)
-    }
-
     /// The portable or scalar kernel, as a [`Packed`].
     #[inline]
     fn fallback(self, b: &[u8], i: usize, run: &Run) -> Packed {
@@ -514,12 +416,6 @@ impl Kernel {
         };
         Packed::new(s.at, s.pct, s.mark)
     }
-}
-
-/// [`Kernel::next_stop_then`] with [`Kernel::active`].
-#[inline(always)]
-pub fn next_stop_then(b: &[u8], i: usize, then: &Then) -> Stop {
-    Kernel::active().next_stop_then(b, i, then)
 }
 
 /// [`Kernel::next_stop`] with [`Kernel::active`].

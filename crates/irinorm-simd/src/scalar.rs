@@ -2,7 +2,7 @@
 //! fallback on targets without a vector kernel, the tail of the vector
 //! kernels on inputs shorter than one window, and the oracle of the tests.
 
-use crate::{Packed, Run, Stop, Then};
+use crate::{Packed, Run, Stop};
 
 /// [`crate::Kernel::next_stop`], one byte at a time.
 pub(crate) fn next_stop(b: &[u8], i: usize, run: &Run) -> Stop {
@@ -66,15 +66,4 @@ pub(crate) fn step(
 pub(crate) fn next_stop_packed(b: &[u8], i: usize, run: &Run) -> Packed {
     let s = next_stop(b, i, run);
     Packed::new(s.at, s.pct, s.mark)
-}
-
-/// [`crate::Kernel::next_stop_then`] by the scalar kernel, as a [`Packed`]
-/// (the vector kernels' fallback on short inputs).
-pub(crate) fn next_stop_then_packed(b: &[u8], i: usize, then: &Then) -> Packed {
-    let s = next_stop(b, i, &then.first);
-    if s.at >= b.len() || b[s.at] != then.end {
-        return Packed::new(s.at, s.pct, s.at);
-    }
-    let r = next_stop(b, s.at + 1, &then.second);
-    Packed::new(r.at, s.pct | r.pct, s.at)
 }

@@ -34,7 +34,7 @@
 use core::arch::x86_64::*;
 
 use crate::class::BIT;
-use crate::{Packed, Run, Then, PCT_ANY, PCT_HIGH};
+use crate::{Packed, Run, PCT_ANY, PCT_HIGH};
 
 #[inline(always)]
 fn q(w: &[u8], k: usize) -> i64 {
@@ -260,13 +260,6 @@ fn triplets_unchecked256(t: &T256, c: __m256i, c1: __m256i, c2: __m256i) -> (u32
     )
 }
 
-/// The positions of `%` in `c`.
-#[target_feature(enable = "avx2")]
-#[inline]
-fn pcts256(c: __m256i) -> u32 {
-    _mm256_movemask_epi8(_mm256_cmpeq_epi8(c, _mm256_set1_epi8(b'%' as i8))) as u32
-}
-
 /// `c` one byte later, a zero shifted in at the top.
 #[target_feature(enable = "avx2")]
 #[inline]
@@ -391,232 +384,16 @@ fn triplets_unchecked128(t: &T128, c: __m128i, c1: __m128i, c2: __m128i) -> (u32
 
 #[target_feature(enable = "ssse3")]
 #[inline]
-fn pcts128(c: __m128i) -> u32 {
-    _mm_movemask_epi8(_mm_cmpeq_epi8(c, _mm_set1_epi8(b'%' as i8))) as u32
-}
-
-#[target_feature(enable = "ssse3")]
-#[inline]
 fn shift128(c: __m128i) -> __m128i {
     _mm_srli_si128::<1>(c)
-}
-
-/// The body of a kernel from `$t` (the run's tables) on, as an expression
-/// (a labelled block: `break 'k` where a function would `return`), so
-/// that [`kernel!`]'s two functions share it: one run, and a path run
-/// then a query run in one call (issue 14, round 14). `#[inline(always)]`
-/// is refused on `#[target_feature]` functions and LLVM does not inline
-/// the kernels, so a function here would be a call per run. `TRIP`,
-/// `DENSE`, `MARK`, `PAIR`: the kind of run, constants; `$b` holds more
-/// than one window and `$start` is in `1..$b.len()`.
-macro_rules! body {
-    ($b:ident, $start:expr, $t:ident, $w:literal, $trip:expr, $dense:expr, $mark:expr,
-     $pair:expr, $load:ident, $stops:ident, $triplets:ident, $not_hex:ident,
-     $unchecked:ident, $marks:ident, $shift:ident, $pcts:ident, $quick:expr) => {
-        'k: {
-            const W: usize = $w;
-            let b: &[u8] = $b;
-            let t = &$t;
-            let len = b.len();
-            let (mut any, mut high) = (0u64, 0u64);
-            // Nonzero once the run is dense: the triplets judged so far
-            // (any bit will do), all ones for a dense run. A mask, so that
-            // the step's test is one `or` with its stops (round 7: the
-            // `bool` took a `setne`, an `or` and a `test` per step).
-            let mut dense: u64 = if $dense { !0 } else { 0 };
-            // The lanes a step that judged triplets has judged (all but
-            // its last two, whose digits lie after the step).
-            const JUDGED: u64 = !0u64 >> (64 - (2 * W - 2));
-            // The marks of the first step that had any, and that step's
-            // start (`mark_bits == 0`: none so far). Two conditional moves
-            // per step, where `mark.min(first(i, mk))` was nine
-            // instructions (round 5); the position is found once, after
-            // the loop or at the stop.
-            let (mut mark_at, mut mark_bits) = (0usize, 0u64);
-            let mut i = $start;
-            // Two windows per step (one mask of up to 64 bits: half the
-            // loop branches), with their lookahead windows in bounds.
-            // Triplets are judged in steps with a stop (a `%` is one), and
-            // in every step of a dense run or once a step had one: in a
-            // query full of triplets, whether the next window holds a `%`
-            // is a coin toss the branch predictor loses, while a path
-            // without any costs nothing more.
-            while i + 2 * W + 2 <= len {
-                // The step's bytes, `i - 1 ..= i + 2W + 1`, as one array:
-                // one bounds check per step (implied by the loop's test)
-                // instead of one per window (round 5).
-                let s: &[u8; 2 * W + 3] = b[i - 1..i + 2 * W + 2].try_into().expect("a step");
-                let (c, d) = ($load(win::<W>(s, 1)), $load(win::<W>(s, W + 1)));
-                let mut m = u64::from($stops::<{ $pair }>(t, c, $load(win::<W>(s, 0))))
-                    | u64::from($stops::<{ $pair }>(t, d, $load(win::<W>(s, W)))) << W;
-                let mk = if $mark {
-                    u64::from($marks(t, c)) | u64::from($marks(t, d)) << W
-                } else {
-                    0
-                };
-                // The bytes this step has looked at (fewer when it judged
-                // triplets; its marks need no cut: a mark in the last two
-                // lanes is at its true position, and a stop there is found
-                // by the next step, before which the answer's mark is cut).
-                let mut adv = 2 * W;
-                // A step without triplets to judge returns or goes on with
-                // `any` and `high` as they are: no zero `ok` and `hi` to
-                // merge (five instructions per plain step, round 5).
-                if $trip && (m | dense) != 0 {
-                    // The first stop is not a `%` (and no triplet was seen):
-                    // it is the answer, no triplet to judge before it
-                    // (round 14: a path run that stops at its `?` paid
-                    // for the whole judging, 70 instructions).
-                    if $quick && !$dense && dense == 0 {
-                        let pm = u64::from($pcts(c)) | u64::from($pcts(d)) << W;
-                        if pm & m & m.wrapping_neg() == 0 {
-                            break 'k stop_at(
-                                i,
-                                m,
-                                (any, high),
-                                (0, 0),
-                                first(mark_at, mark_bits),
-                                mk,
-                            );
-                        }
-                    }
-                    // The digits' class, judged once per byte (round 6): the
-                    // lanes of `c` and `d` that are not digits (the nibbles of
-                    // their plain test again); a triplet at bit `j` needs bits
-                    // `j + 1` and `j + 2` clear. The last two lanes' digits
-                    // lie after `d`: this step judges only its first 2W - 2
-                    // bytes and the next one starts there (3% more steps on
-                    // runs that judge triplets; reading the two bytes after
-                    // `d` one by one cost more, 25 instructions a step).
-                    let nh = u64::from($not_hex(t, c)) | u64::from($not_hex(t, d)) << W;
-                    let good = !((nh >> 1) | (nh >> 2)) & JUDGED;
-                    let (ok0, hi0) = $unchecked(t, c, $load(win::<W>(s, 2)), $load(win::<W>(s, 3)));
-                    let (ok1, hi1) =
-                        $unchecked(t, d, $load(win::<W>(s, W + 2)), $load(win::<W>(s, W + 3)));
-                    let ok = (u64::from(ok0) | u64::from(ok1) << W) & good;
-                    let hi = (u64::from(hi0) | u64::from(hi1) << W) & good;
-                    m &= !ok & JUDGED;
-                    if !$dense {
-                        dense |= ok;
-                    }
-                    if m != 0 {
-                        break 'k stop_at(
-                            i,
-                            m,
-                            (any, high),
-                            (ok, hi),
-                            first(mark_at, mark_bits),
-                            mk,
-                        );
-                    }
-                    any |= ok;
-                    high |= hi;
-                    adv = 2 * W - 2;
-                } else if !$trip && m != 0 {
-                    // With triplets, a step that gets here has no stop
-                    // (`m | dense` was zero): the test is only for runs
-                    // without them (round 8: the compiler kept it, two
-                    // instructions per plain step of the path and query).
-                    break 'k stop_at(i, m, (any, high), (0, 0), first(mark_at, mark_bits), mk);
-                }
-                if $mark {
-                    let none = mark_bits == 0;
-                    mark_at = if none { i } else { mark_at };
-                    mark_bits = if none { mk } else { mark_bits };
-                }
-                i += adv;
-            }
-            // The first mark so far (`usize::MAX`: none).
-            let mut mark = first(mark_at, mark_bits);
-            // One more window if 2W + 1 bytes are left (rare), so that at
-            // most 2W are.
-            if len - i > 2 * W {
-                let c = $load(win::<W>(b, i));
-                let mut m = u64::from($stops::<{ $pair }>(t, c, $load(win::<W>(b, i - 1))));
-                let mk = if $mark { u64::from($marks(t, c)) } else { 0 };
-                let (mut ok, mut hi) = (0, 0);
-                if $trip {
-                    let (o, h) =
-                        $triplets(t, c, $load(win::<W>(b, i + 1)), $load(win::<W>(b, i + 2)));
-                    (ok, hi) = (u64::from(o), u64::from(h));
-                    m &= !ok;
-                }
-                if m != 0 {
-                    break 'k stop_at(i, m, (any, high), (ok, hi), mark, mk);
-                }
-                any |= ok;
-                high |= hi;
-                if $mark {
-                    mark = mark.min(first(i, mk));
-                }
-                i += W;
-            }
-            // The rest, 1 to 2W bytes, in straight-line code (no loop whose
-            // trip count depends on the length): the window that ends the
-            // input and the one before it (or the one at 1, on inputs of at
-            // most 2W bytes, overlapping it), bits before `i` cleared. Their
-            // lookahead past the end is the window shifted, zeros in.
-            let q0 = if len > 2 * W { len - 2 * W } else { 1 };
-            let q1 = len - W;
-            let (c, d) = ($load(win::<W>(b, q0)), $load(win::<W>(b, q1)));
-            let keep = !0u64 << (i - q0);
-            let mut m = (u64::from($stops::<{ $pair }>(t, c, $load(win::<W>(b, q0 - 1))))
-                | u64::from($stops::<{ $pair }>(t, d, $load(win::<W>(b, q1 - 1)))) << (q1 - q0))
-                & keep;
-            let mk = if $mark {
-                (u64::from($marks(t, c)) | u64::from($marks(t, d)) << (q1 - q0)) & keep
-            } else {
-                0
-            };
-            let (mut ok, mut hi) = (0, 0);
-            // As in the loop: a first stop that is not a `%` needs no
-            // triplets judged (their flags are those of the steps before).
-            if $trip
-                && m != 0
-                && (!$quick || $dense || dense != 0 || {
-                    let pm = u64::from($pcts(c)) | u64::from($pcts(d)) << (q1 - q0);
-                    pm & m & m.wrapping_neg() != 0
-                })
-            {
-                let c1 = if q0 + W < len {
-                    $load(win::<W>(b, q0 + 1))
-                } else {
-                    $shift(c)
-                };
-                let c2 = if q0 + W + 1 < len {
-                    $load(win::<W>(b, q0 + 2))
-                } else {
-                    $shift(c1)
-                };
-                let (ok0, hi0) = $triplets(t, c, c1, c2);
-                let d1 = $shift(d);
-                let (ok1, hi1) = $triplets(t, d, d1, $shift(d1));
-                ok = (u64::from(ok0) | u64::from(ok1) << (q1 - q0)) & keep;
-                hi = (u64::from(hi0) | u64::from(hi1) << (q1 - q0)) & keep;
-                m &= !ok;
-            }
-            let below = m.wrapping_sub(1) & !m; // all bits when `m == 0`
-            let at = if m != 0 {
-                q0 + m.trailing_zeros() as usize
-            } else {
-                len
-            };
-            Packed::new(
-                at,
-                flags(any | (ok & below), high | (hi & below)),
-                mark.min(first(q0, mk & below)).min(at),
-            )
-        }
-    };
 }
 
 /// One kernel: `$w`-byte windows; `$short` for inputs of at most `$w`
 /// bytes (a window needs the byte before it too).
 macro_rules! kernel {
-    ($(#[$doc:meta])* $inner:ident, $(#[$fdoc:meta])* $fused:ident, $feat:literal, $w:literal,
-     $tables:ident, $load:ident, $stops:ident, $triplets:ident, $not_hex:ident,
-     $unchecked:ident, $marks:ident, $shift:ident, $pcts:ident, $short:ident,
-     $short_then:ident) => {
+    ($(#[$doc:meta])* $inner:ident, $feat:literal, $w:literal, $tables:ident,
+     $load:ident, $stops:ident, $triplets:ident, $not_hex:ident, $unchecked:ident,
+     $marks:ident, $shift:ident, $short:ident) => {
         $(#[$doc])*
         /// One function per kind of run (`TRIP`: with triplets, `DENSE`,
         /// `MARK`: with a mark, `PAIR`: with a pair), chosen by the caller,
@@ -651,66 +428,164 @@ macro_rules! kernel {
                     return Packed::new(at, 0, at);
                 }
             }
-            body!(b, start, t, $w, TRIP, DENSE, MARK, PAIR, $load, $stops, $triplets,
-                  $not_hex, $unchecked, $marks, $shift, $pcts, false)
-        }
-
-        $(#[$fdoc])*
-        /// One function per kind of the two runs (`TRIP`, `DENSE`, `PAIR`
-        /// of each; neither has a mark), chosen as for the one-run kernel.
-        #[target_feature(enable = $feat)]
-        pub(crate) fn $fused<
-            const TRIP: bool,
-            const DENSE: bool,
-            const PAIR: bool,
-            const TRIP2: bool,
-            const DENSE2: bool,
-            const PAIR2: bool,
-        >(
-            b: &[u8],
-            start: usize,
-            then: &Then,
-        ) -> Packed {
-            const W: usize = $w;
-            let len = b.len();
-            if start == 0 || start >= len || len <= W {
-                return $short_then(b, start, then);
+            let (mut any, mut high) = (0u64, 0u64);
+            // Nonzero once the run is dense: the triplets judged so far
+            // (any bit will do), all ones for a dense run. A mask, so that
+            // the step's test is one `or` with its stops (round 7: the
+            // `bool` took a `setne`, an `or` and a `test` per step).
+            let mut dense: u64 = if DENSE { !0 } else { 0 };
+            // The lanes a step that judged triplets has judged (all but
+            // its last two, whose digits lie after the step).
+            const JUDGED: u64 = !0u64 >> (64 - (2 * W - 2));
+            // The marks of the first step that had any, and that step's
+            // start (`mark_bits == 0`: none so far). Two conditional moves
+            // per step, where `mark.min(first(i, mk))` was nine
+            // instructions (round 5); the position is found once, after
+            // the loop or at the stop.
+            let (mut mark_at, mut mark_bits) = (0usize, 0u64);
+            let mut i = start;
+            // Two windows per step (one mask of up to 64 bits: half the
+            // loop branches), with their lookahead windows in bounds.
+            // Triplets are judged in steps with a stop (a `%` is one), and
+            // in every step of a dense run or once a step had one: in a
+            // query full of triplets, whether the next window holds a `%`
+            // is a coin toss the branch predictor loses, while a path
+            // without any costs nothing more.
+            while i + 2 * W + 2 <= len {
+                // The step's bytes, `i - 1 ..= i + 2W + 1`, as one array:
+                // one bounds check per step (implied by the loop's test)
+                // instead of one per window (round 5).
+                let s: &[u8; 2 * W + 3] = b[i - 1..i + 2 * W + 2].try_into().expect("a step");
+                let (c, d) = ($load(win::<W>(s, 1)), $load(win::<W>(s, W + 1)));
+                let mut m = u64::from($stops::<PAIR>(&t, c, $load(win::<W>(s, 0))))
+                    | u64::from($stops::<PAIR>(&t, d, $load(win::<W>(s, W)))) << W;
+                let mk = if MARK {
+                    u64::from($marks(&t, c)) | u64::from($marks(&t, d)) << W
+                } else {
+                    0
+                };
+                // The bytes this step has looked at (fewer when it judged
+                // triplets; its marks need no cut: a mark in the last two
+                // lanes is at its true position, and a stop there is found
+                // by the next step, before which the answer's mark is cut).
+                let mut adv = 2 * W;
+                // A step without triplets to judge returns or goes on with
+                // `any` and `high` as they are: no zero `ok` and `hi` to
+                // merge (five instructions per plain step, round 5).
+                if TRIP && (m | dense) != 0 {
+                    // The digits' class, judged once per byte (round 6): the
+                    // lanes of `c` and `d` that are not digits (the nibbles of
+                    // their plain test again); a triplet at bit `j` needs bits
+                    // `j + 1` and `j + 2` clear. The last two lanes' digits
+                    // lie after `d`: this step judges only its first 2W - 2
+                    // bytes and the next one starts there (3% more steps on
+                    // runs that judge triplets; reading the two bytes after
+                    // `d` one by one cost more, 25 instructions a step).
+                    let nh = u64::from($not_hex(&t, c)) | u64::from($not_hex(&t, d)) << W;
+                    let good = !((nh >> 1) | (nh >> 2)) & JUDGED;
+                    let (ok0, hi0) =
+                        $unchecked(&t, c, $load(win::<W>(s, 2)), $load(win::<W>(s, 3)));
+                    let (ok1, hi1) =
+                        $unchecked(&t, d, $load(win::<W>(s, W + 2)), $load(win::<W>(s, W + 3)));
+                    let ok = (u64::from(ok0) | u64::from(ok1) << W) & good;
+                    let hi = (u64::from(hi0) | u64::from(hi1) << W) & good;
+                    m &= !ok & JUDGED;
+                    if !DENSE {
+                        dense |= ok;
+                    }
+                    if m != 0 {
+                        return stop_at(i, m, (any, high), (ok, hi), first(mark_at, mark_bits), mk);
+                    }
+                    any |= ok;
+                    high |= hi;
+                    adv = 2 * W - 2;
+                } else if !TRIP && m != 0 {
+                    // With triplets, a step that gets here has no stop
+                    // (`m | dense` was zero): the test is only for runs
+                    // without them (round 8: the compiler kept it, two
+                    // instructions per plain step of the path and query).
+                    return stop_at(i, m, (any, high), (0, 0), first(mark_at, mark_bits), mk);
+                }
+                if MARK {
+                    let none = mark_bits == 0;
+                    mark_at = if none { i } else { mark_at };
+                    mark_bits = if none { mk } else { mark_bits };
+                }
+                i += adv;
             }
-            let t = $tables::new(&then.first);
-            let p = body!(b, start, t, $w, TRIP, DENSE, false, PAIR, $load, $stops,
-                          $triplets, $not_hex, $unchecked, $marks, $shift, $pcts, true);
-            if p.0 >= len || b[p.0] != then.end {
-                // No end byte: the first run's stop, its mark there.
-                return Packed(p.0, p.0 << 2 | (p.1 & 3));
+            // The first mark so far (`usize::MAX`: none).
+            let mut mark = first(mark_at, mark_bits);
+            // One more window if 2W + 1 bytes are left (rare), so that at
+            // most 2W are.
+            if len - i > 2 * W {
+                let c = $load(win::<W>(b, i));
+                let mut m = u64::from($stops::<PAIR>(&t, c, $load(win::<W>(b, i - 1))));
+                let mk = if MARK { u64::from($marks(&t, c)) } else { 0 };
+                let (mut ok, mut hi) = (0, 0);
+                if TRIP {
+                    let (o, h) = $triplets(&t, c, $load(win::<W>(b, i + 1)), $load(win::<W>(b, i + 2)));
+                    (ok, hi) = (u64::from(o), u64::from(h));
+                    m &= !ok;
+                }
+                if m != 0 {
+                    return stop_at(i, m, (any, high), (ok, hi), mark, mk);
+                }
+                any |= ok;
+                high |= hi;
+                if MARK {
+                    mark = mark.min(first(i, mk));
+                }
+                i += W;
             }
-            let q = if p.0 + 1 < len {
-                // The second run's tables: the first's triplet tables, its
-                // own class and pair (a query: `?` plain, no `/.`).
-                let t2 = $tables::new(&then.second);
-                body!(b, p.0 + 1, t2, $w, TRIP2, DENSE2, false, PAIR2, $load, $stops,
-                      $triplets, $not_hex, $unchecked, $marks, $shift, $pcts, false)
+            // The rest, 1 to 2W bytes, in straight-line code (no loop whose
+            // trip count depends on the length): the window that ends the
+            // input and the one before it (or the one at 1, on inputs of at
+            // most 2W bytes, overlapping it), bits before `i` cleared. Their
+            // lookahead past the end is the window shifted, zeros in.
+            let q0 = if len > 2 * W { len - 2 * W } else { 1 };
+            let q1 = len - W;
+            let (c, d) = ($load(win::<W>(b, q0)), $load(win::<W>(b, q1)));
+            let keep = !0u64 << (i - q0);
+            let mut m = (u64::from($stops::<PAIR>(&t, c, $load(win::<W>(b, q0 - 1))))
+                | u64::from($stops::<PAIR>(&t, d, $load(win::<W>(b, q1 - 1)))) << (q1 - q0))
+                & keep;
+            let mk = if MARK {
+                (u64::from($marks(&t, c)) | u64::from($marks(&t, d)) << (q1 - q0)) & keep
             } else {
-                Packed(len, 0)
+                0
             };
-            Packed(q.0, p.0 << 2 | ((p.1 | q.1) & 3))
+            let (mut ok, mut hi) = (0, 0);
+            if TRIP && m != 0 {
+                let c1 = if q0 + W < len { $load(win::<W>(b, q0 + 1)) } else { $shift(c) };
+                let c2 = if q0 + W + 1 < len { $load(win::<W>(b, q0 + 2)) } else { $shift(c1) };
+                let (ok0, hi0) = $triplets(&t, c, c1, c2);
+                let d1 = $shift(d);
+                let (ok1, hi1) = $triplets(&t, d, d1, $shift(d1));
+                ok = (u64::from(ok0) | u64::from(ok1) << (q1 - q0)) & keep;
+                hi = (u64::from(hi0) | u64::from(hi1) << (q1 - q0)) & keep;
+                m &= !ok;
+            }
+            let below = m.wrapping_sub(1) & !m; // all bits when `m == 0`
+            let at = if m != 0 { q0 + m.trailing_zeros() as usize } else { len };
+            Packed::new(
+                at,
+                flags(any | (ok & below), high | (hi & below)),
+                mark.min(first(q0, mk & below)).min(at),
+            )
         }
     };
 }
 
 kernel!(
     /// The AVX2 kernel: 32 bytes per step.
-    avx2,
-    /// The AVX2 kernel of [`crate::Kernel::next_stop_then`].
-    avx2_then, "avx2", 32, T256, load256, stops256, triplets256, not_hex256,
-    triplets_unchecked256, marks256, shift256, pcts256, ssse3, scalar_then
+    avx2, "avx2", 32, T256, load256, stops256, triplets256, not_hex256,
+    triplets_unchecked256, marks256, shift256, ssse3
 );
 
 kernel!(
     /// The SSSE3 kernel: 16 bytes per step.
-    ssse3,
-    /// The SSSE3 kernel of [`crate::Kernel::next_stop_then`].
-    ssse3_then, "ssse3", 16, T128, load128, stops128, triplets128, not_hex128,
-    triplets_unchecked128, marks128, shift128, pcts128, scalar, scalar_then
+    ssse3, "ssse3", 16, T128, load128, stops128, triplets128, not_hex128,
+    triplets_unchecked128, marks128, shift128, scalar
 );
 
 /// The scalar kernel with the vector kernels' signature (their fallback
@@ -721,9 +596,4 @@ fn scalar<const TRIP: bool, const DENSE: bool, const MARK: bool, const PAIR: boo
     run: &Run,
 ) -> Packed {
     crate::scalar::next_stop_packed(b, start, run)
-}
-
-/// [`crate::Kernel::next_stop_then`] by the scalar kernel.
-fn scalar_then(b: &[u8], start: usize, then: &Then) -> Packed {
-    crate::scalar::next_stop_then_packed(b, start, then)
 }

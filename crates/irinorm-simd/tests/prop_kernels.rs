@@ -5,7 +5,7 @@
 //! their classes written here from RFC 3986's ABNF (§2.2, §2.3, §3.2.2,
 //! §3.3, §3.4), independently of the core's tables.
 
-use irinorm_simd::{Class, Kernel, Run, Stop, Then, Triplets};
+use irinorm_simd::{Class, Kernel, Run, Stop, Triplets};
 use proptest::prelude::*;
 
 const fn set(bytes: &[u8]) -> Class {
@@ -65,51 +65,6 @@ const RUNS: [Run; 9] = [
     Run::new(union(QUERY, set(b"%")), None, None).short(),
 ];
 
-/// Two runs in one call (`Kernel::next_stop_then`): the scanner's path then
-/// query (the vector kernels' fused kinds: the query not dense, and
-/// dense), and a kind they leave to two calls.
-const THENS: [Then; 3] = [
-    Then::new(RUNS[1], b'?', RUNS[2]),
-    Then::new(RUNS[1], b'?', RUNS[3]),
-    Then::new(RUNS[0], b'.', RUNS[6]),
-];
-
-/// `Kernel::next_stop_then`'s definition, by the scalar kernel's
-/// `next_stop`: the first run's stop; at its end byte, the second run's
-/// stop from the byte after, the flags of both, the end byte as the mark.
-fn then_model(b: &[u8], start: usize, first: &Run, end: u8, second: &Run) -> Stop {
-    let s = Kernel::SCALAR.next_stop(b, start, first);
-    if s.at >= b.len() || b[s.at] != end {
-        return Stop { mark: s.at, ..s };
-    }
-    let r = Kernel::SCALAR.next_stop(b, s.at + 1, second);
-    Stop {
-        at: r.at,
-        pct: s.pct | r.pct,
-        mark: s.at,
-    }
-}
-
-/// Every kernel's `next_stop_then` against [`then_model`], from `start`.
-fn check_then(b: &[u8], start: usize) {
-    let parts = [
-        (&RUNS[1], b'?', &RUNS[2]),
-        (&RUNS[1], b'?', &RUNS[3]),
-        (&RUNS[0], b'.', &RUNS[6]),
-    ];
-    for (then, (first, end, second)) in THENS.iter().zip(parts) {
-        let want = then_model(b, start, first, end, second);
-        for k in Kernel::supported() {
-            assert_eq!(
-                k.next_stop_then(b, start, then),
-                want,
-                "{k:?} on {:?} from {start}, {then:?}",
-                String::from_utf8_lossy(b)
-            );
-        }
-    }
-}
-
 /// Bytes that matter, often; any byte, sometimes.
 fn byte() -> impl Strategy<Value = u8> {
     prop_oneof![
@@ -122,9 +77,6 @@ fn byte() -> impl Strategy<Value = u8> {
 }
 
 fn check(b: &[u8]) {
-    for start in 0..=b.len() + 1 {
-        check_then(b, start);
-    }
     for run in &RUNS {
         for start in 0..=b.len() + 1 {
             let want = Kernel::SCALAR.next_stop(b, start, run);
@@ -228,45 +180,6 @@ fn triplet_at_every_position() {
                                 );
                             }
                         }
-                    }
-                }
-            }
-        }
-    }
-}
-
-/// A path then a query in one call: the `?` at every position of inputs
-/// of 0 to 70 bytes and around two loop steps (the first run stops in its
-/// loop, its one-more window or its straight-line end, the second run
-/// starts anywhere, the input's last byte included), with a second stop
-/// after it (`#`, a lower-case triplet, `/.`, which is query text), a
-/// normal triplet before or after it, and a `%` in the last one or two
-/// bytes.
-#[test]
-fn then_at_every_position() {
-    for len in (0..=70usize).chain(126..=136) {
-        for q in 0..len {
-            for after in [&b""[..], b"#", b"%2f", b"/.", b"%2F", b"%C3%A9"] {
-                for (pre, tail) in [
-                    (false, &b""[..]),
-                    (true, b"%"),
-                    (false, b"%4"),
-                    (true, b"#"),
-                ] {
-                    let mut b = vec![b'a'; len];
-                    b[q] = b'?';
-                    if pre && q >= 4 {
-                        b[q - 4..q - 1].copy_from_slice(b"%3A");
-                    }
-                    let a = q + 1 + (len - q) / 3;
-                    if a + after.len() <= len {
-                        b[a..a + after.len()].copy_from_slice(after);
-                    }
-                    if tail.len() < len - q {
-                        b[len - tail.len()..].copy_from_slice(tail);
-                    }
-                    for start in [0, 1, 2] {
-                        check_then(&b, start);
                     }
                 }
             }

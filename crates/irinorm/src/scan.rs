@@ -34,7 +34,7 @@ use crate::parse::{
     UPPER_SCHEME,
 };
 use crate::table::{self, DIGIT, HEXDIG, QUERY as QUERY_CLASS, REG_NAME, UNRESERVED, UPPER};
-use irinorm_simd::{Class, Run, Then, Triplets};
+use irinorm_simd::{Class, Run, Triplets};
 
 /// Shortest input the scanner takes: one 16-byte window and the byte
 /// before it; shorter ones are rare and go to the full parser.
@@ -60,8 +60,7 @@ pub(crate) const HOST_RUN: Run =
 /// The path and the query (RFC 3986 §3.3, §3.4: the `query` characters),
 /// the first `?`, which ends the path, marked ([`Run::mark`]); a `.` after
 /// a `/` may start a dot segment (§5.2.4: the parser's DOT_SEG hint), the
-/// scanner looks (in the query it goes on). For tails of 65 to 128 bytes
-/// ([`PATH_THEN_QUERY`] above).
+/// scanner looks (in the query it goes on).
 pub(crate) const PATH_QUERY_RUN: Run = Run::new(
     Class::from_table(&T, QUERY_CLASS, 0),
     Some(*b"/."),
@@ -80,25 +79,6 @@ pub(crate) const PATH_RUN: Run = Run::new(
 /// Length of the rest of a reference (after the authority) above which
 /// the path and query are one run ([`PATH_QUERY_RUN`]) rather than two.
 const FUSE_ABOVE: usize = 64;
-
-/// Length of the rest above which the path and query are
-/// [`PATH_THEN_QUERY`]: its second run costs a second straight-line end
-/// when the `?` lies in the last 64 bytes (issue 14, round 14: 6.7% more
-/// instructions on `isaacs_files.txt`, whose tails are about 110 bytes
-/// with a short query), and saves the pair and the mark on long queries.
-const THEN_ABOVE: usize = 128;
-
-/// The path (§3.3, [`PATH_RUN`]) then, after its `?`, the query (§3.4:
-/// the query's characters, no pair: `/.` is query text there; not dense:
-/// triplets are judged in every window once one was seen), in one kernel
-/// call ([`irinorm_simd::next_stop_then`]), on long tails. Issue 14,
-/// round 14: the one run over both ([`PATH_QUERY_RUN`] until then) tested
-/// the pair and the mark in every window of the query.
-const PATH_THEN_QUERY: Then = Then::new(
-    PATH_RUN,
-    b'?',
-    Run::new(Class::from_table(&T, QUERY_CLASS, 0), None, Some(TRIPLETS)),
-);
 
 /// The query and the fragment (§3.4, §3.5: `pchar / "/" / "?"`).
 /// Triplets are frequent there ([`Run::dense`]).
@@ -267,19 +247,14 @@ pub(crate) fn upper_or_resume(s: &str, m: &mut Meta) -> Result<(), Option<Resume
     common_fields::<true>(s, m)
 }
 
-/// The path from `i` (and the query, on long tails). Tails over 128 bytes
-/// as [`PATH_THEN_QUERY`] (one call, the query's windows without the pair
-/// and the mark: issue 14, round 14); tails of 65 to 128 bytes (where a
-/// query is likely and a second kernel call matters) in one run, `?`
-/// marked ([`PATH_QUERY_RUN`]); short ones with a stop at `?`, which is
-/// cheaper there (BENCHMARKS.md, issue 14 round 2). Every call has a
-/// constant run, so the kernel's choice of loop folds away.
+/// The path from `i` (and the query, on long tails: [`PATH_QUERY_RUN`]).
+/// Long tails (where a query is likely and a second kernel call matters)
+/// in one run, `?` marked; short ones with a stop at `?`, which is cheaper
+/// there (BENCHMARKS.md, issue 14 round 2). Every call has a constant run,
+/// so the kernel's choice of loop folds away.
 #[inline(always)]
 fn path_run(b: &[u8], i: usize) -> irinorm_simd::Stop {
-    let rest = b.len() - i;
-    if rest > THEN_ABOVE {
-        irinorm_simd::next_stop_then(b, i, &PATH_THEN_QUERY)
-    } else if rest > FUSE_ABOVE {
+    if b.len() - i > FUSE_ABOVE {
         irinorm_simd::next_stop(b, i, &PATH_QUERY_RUN)
     } else {
         irinorm_simd::next_stop(b, i, &PATH_RUN)
