@@ -255,27 +255,10 @@ impl Normalizer {
         input: &str,
         out: &mut String,
     ) -> Result<Vec<Warning>, ParseError> {
-        // As `normalize_into_split`, without moving the `Meta` around.
-        let mut m = Meta::default();
-        let scanned = self.parse_input_into(input, &mut m)?;
         let mut warnings = Vec::new();
-        // Tests in order of frequency (a `match` here became a jump table).
-        let fast = self.fast_path(input, &m, &self.opts, scanned);
-        if fast == Fast::Same {
-            out.push_str(input);
-        } else if fast == Fast::Root {
-            push_with_root(out, input, &m);
-        } else {
-            self.run_slow(
-                fast,
-                input,
-                &m,
-                &self.opts,
-                out,
-                &mut NoTrace,
-                &mut warnings,
-            );
-        }
+        self.write_text(input, out, |fast, m, out| {
+            self.run_slow(fast, input, m, &self.opts, out, &mut NoTrace, &mut warnings);
+        })?;
         Ok(warnings)
     }
 
@@ -286,25 +269,35 @@ impl Normalizer {
     /// the `Result` fits two registers (issue 14, round 14: about 20
     /// instructions per line of the CLI, callgrind).
     pub fn normalize_text_only(&self, input: &str, out: &mut String) -> Result<(), ParseError> {
+        self.write_text(input, out, |fast, m, out| {
+            let mut warnings = Vec::new();
+            self.run_slow(fast, input, m, &self.opts, out, &mut NoTrace, &mut warnings);
+        })
+    }
+
+    /// The text of [`Normalizer::normalize_into`] and
+    /// [`Normalizer::normalize_text_only`]: parse, then the fast answers in
+    /// order of frequency (a `match` here became a jump table), else `slow`
+    /// (the slow arm, given the fast path's verdict and the `Meta`). As
+    /// `normalize_into_split`, without moving the `Meta` around. Inlined
+    /// into each entry, so that each keeps its own `Result` and only the
+    /// text-only one's slow arm makes a list of warnings.
+    #[inline(always)]
+    fn write_text(
+        &self,
+        input: &str,
+        out: &mut String,
+        slow: impl FnOnce(Fast, &Meta, &mut String),
+    ) -> Result<(), ParseError> {
         let mut m = Meta::default();
         let scanned = self.parse_input_into(input, &mut m)?;
-        // Tests in order of frequency, as `normalize_into`.
         let fast = self.fast_path(input, &m, &self.opts, scanned);
         if fast == Fast::Same {
             out.push_str(input);
         } else if fast == Fast::Root {
             push_with_root(out, input, &m);
         } else {
-            let mut warnings = Vec::new();
-            self.run_slow(
-                fast,
-                input,
-                &m,
-                &self.opts,
-                out,
-                &mut NoTrace,
-                &mut warnings,
-            );
+            slow(fast, &m, out);
         }
         Ok(())
     }
