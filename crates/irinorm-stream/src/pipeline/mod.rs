@@ -619,6 +619,25 @@ mod tests {
     }
 
     #[test]
+    fn a_too_long_last_line_ending_in_cr_is_reported_without_it() {
+        // The last line has no `\n` but ends in `\r`: the line is
+        // `abcdefgh` whether the reader skipped it or it arrived whole
+        // (found by the CLI's `prop_contract`, round 14).
+        for chunk_size in [1, 3, 5, 64, 4096] {
+            let cfg = Config {
+                chunk_size,
+                max_len: 4,
+                ..Config::default()
+            };
+            let (out, s, rej) = go_rejects(b"abcd\nabcdefgh\r", &cfg);
+            assert_eq!(out, "ABCD\n", "chunk {chunk_size}");
+            assert_eq!((s.read, s.rejected), (2, 1), "chunk {chunk_size}");
+            assert_eq!(rej[0].2, "abcdefgh", "chunk {chunk_size}");
+            assert!(rej[0].1 == "too-long");
+        }
+    }
+
+    #[test]
     fn too_long_csv_records_skip_to_the_record_end() {
         // A quoted field with line ends, longer than the limit: the whole
         // record goes, the next records keep their line numbers.
