@@ -15,12 +15,6 @@
 //!   on targets without a hand-written kernel;
 //! - scalar, byte by byte over the same tables: the oracle of the tests.
 //!
-//! The vector kernels keep one byte of state per thread: whether the
-//! recent marked runs with triplets (irinorm's path and query) skipped
-//! triplets, which makes the next one judge them in every step (as a
-//! dense run) or only from the first step with a `%` (`x86.rs`,
-//! `TRIPLETS_SEEN`). It changes their speed, never an answer.
-//!
 //! The kernel is chosen once per process by runtime feature detection
 //! (`is_x86_feature_detected!`), cached in an atomic. The environment
 //! variable `IRINORM_SIMD` (`avx2`, `ssse3`, `portable`, `scalar`), read at that first

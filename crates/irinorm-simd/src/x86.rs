@@ -388,85 +388,19 @@ fn shift128(c: __m128i) -> __m128i {
     _mm_srli_si128::<1>(c)
 }
 
-thread_local! {
-    /// Whether this thread's recent marked runs with triplets (the path
-    /// and query of a long reference, irinorm's `PATH_QUERY_RUN`) skipped
-    /// triplets: a two-bit saturating counter, one up for a run that did,
-    /// one down for a run that did not ([`next_seen`]). From
-    /// [`DENSE_FROM`] the next such run judges the triplets of every step
-    /// from its first, as a dense run ([`Run::dense`]); below, only from
-    /// the first step with a stop (a `%`). Issue 14, round 15: in a query
-    /// full of `%XX` that first step is a branch taken at a point no
-    /// predictor can guess (one mispredict a reference: a dense run read
-    /// 6% faster on `query-heavy`), while judging every step costs the
-    /// steps of queries without triplets (a dense run read 21% slower on
-    /// `len 161+`, where five references in six have none). Lists are
-    /// homogeneous (one site, one crawl): the counter settles and the
-    /// choice is made without a branch (the run's `dense` mask). The
-    /// answer is the same either way (a dense run judges more steps, the
-    /// stops are the same): the counter changes the speed, never a result.
-    static TRIPLETS_SEEN: core::cell::Cell<u8> = const { core::cell::Cell::new(0) };
-}
-
-/// [`TRIPLETS_SEEN`] from which a marked run starts dense.
-const DENSE_FROM: u8 = 2;
-
-/// [`TRIPLETS_SEEN`] after a run whose answer is `p`: one up when it
-/// skipped a triplet, one down otherwise, within 0-3. In arithmetic: a
-/// branch on the run's triplets would be as unpredictable as the one the
-/// counter avoids.
-#[inline(always)]
-fn next_seen(seen: u8, p: Packed) -> u8 {
-    let up = ((p.1 as u8) & PCT_ANY) << 1;
-    (seen + up).saturating_sub(1).min(3)
-}
-
 /// One kernel: `$w`-byte windows; `$short` for inputs of at most `$w`
-/// bytes (a window needs the byte before it too); `$body` the kernel
-/// proper, which `$inner` calls.
+/// bytes (a window needs the byte before it too).
 macro_rules! kernel {
-    ($(#[$doc:meta])* $inner:ident, $body:ident, $feat:literal, $w:literal, $tables:ident,
+    ($(#[$doc:meta])* $inner:ident, $feat:literal, $w:literal, $tables:ident,
      $load:ident, $stops:ident, $triplets:ident, $not_hex:ident, $unchecked:ident,
      $marks:ident, $shift:ident, $short:ident) => {
         $(#[$doc])*
         /// One function per kind of run (`TRIP`: with triplets, `DENSE`,
         /// `MARK`: with a mark, `PAIR`: with a pair), chosen by the caller,
         /// where the run is usually a constant, so that the choice costs
-        /// nothing. A marked run with triplets that is not dense starts
-        /// dense when this thread's recent ones skipped triplets
-        /// ([`TRIPLETS_SEEN`]).
+        /// nothing.
         #[target_feature(enable = $feat)]
         pub(crate) fn $inner<
-            const TRIP: bool,
-            const DENSE: bool,
-            const MARK: bool,
-            const PAIR: bool,
-        >(
-            b: &[u8],
-            start: usize,
-            run: &Run,
-        ) -> Packed {
-            if TRIP && MARK && !DENSE {
-                // Two instances of the loop, each as the run's constants
-                // make it (one with the `dense` mask a runtime value took
-                // 16 instructions more a call on `isaacs_files.txt`).
-                let seen = TRIPLETS_SEEN.get();
-                let p = if seen >= DENSE_FROM {
-                    $body::<TRIP, true, MARK, PAIR>(b, start, run)
-                } else {
-                    $body::<TRIP, false, MARK, PAIR>(b, start, run)
-                };
-                TRIPLETS_SEEN.set(next_seen(seen, p));
-                p
-            } else {
-                $body::<TRIP, DENSE, MARK, PAIR>(b, start, run)
-            }
-        }
-
-        /// The kernel proper ([`$inner`] is its entry).
-        #[target_feature(enable = $feat)]
-        #[inline]
-        fn $body<
             const TRIP: bool,
             const DENSE: bool,
             const MARK: bool,
@@ -644,13 +578,13 @@ macro_rules! kernel {
 
 kernel!(
     /// The AVX2 kernel: 32 bytes per step.
-    avx2, avx2_body, "avx2", 32, T256, load256, stops256, triplets256, not_hex256,
+    avx2, "avx2", 32, T256, load256, stops256, triplets256, not_hex256,
     triplets_unchecked256, marks256, shift256, ssse3
 );
 
 kernel!(
     /// The SSSE3 kernel: 16 bytes per step.
-    ssse3, ssse3_body, "ssse3", 16, T128, load128, stops128, triplets128, not_hex128,
+    ssse3, "ssse3", 16, T128, load128, stops128, triplets128, not_hex128,
     triplets_unchecked128, marks128, shift128, scalar
 );
 
@@ -662,108 +596,4 @@ fn scalar<const TRIP: bool, const DENSE: bool, const MARK: bool, const PAIR: boo
     run: &Run,
 ) -> Packed {
     crate::scalar::next_stop_packed(b, start, run)
-}
-
-#[cfg(test)]
-mod tests {
-    use super::*;
-    use crate::{Class, Kernel, Triplets};
-
-    const fn set(bytes: &[u8]) -> Class {
-        let mut c = Class::EMPTY;
-        let mut i = 0;
-        while i < bytes.len() {
-            c = c.with(bytes[i]);
-            i += 1;
-        }
-        c
-    }
-
-    const ALNUM: &[u8] = b"abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789";
-
-    /// The scanner's path-and-query run: RFC 3986's `query` bytes (§3.4),
-    /// `/.` a stop, `?` marked, normal triplets skipped (§6.2.2.2).
-    fn marked() -> Run {
-        let mut plain = set(ALNUM);
-        for &c in b"-._~!$&'()*+,;=:@/?" {
-            plain = plain.with(c);
-        }
-        let unres = set(ALNUM).with(b'-').with(b'.').with(b'_').with(b'~');
-        Run::new(
-            plain,
-            Some(*b"/."),
-            Some(Triplets::new(set(b"0123456789ABCDEF"), unres)),
-        )
-        .mark(b'?')
-    }
-
-    /// The vector kernels of this CPU.
-    fn vector_kernels() -> Vec<Kernel> {
-        Kernel::supported()
-            .into_iter()
-            .filter(|k| matches!(k.name(), "avx2" | "ssse3"))
-            .collect()
-    }
-
-    /// A marked run with triplets answers the same whether it starts dense
-    /// or not ([`TRIPLETS_SEEN`] at every value): a normal triplet, one
-    /// that is not (`%2f`, lower case), `?`, `/.` and `#` at every position
-    /// of inputs of 0-70 and 126-136 bytes (the windows' last one or two
-    /// lanes, the step's end, the straight-line end), from several starts.
-    #[test]
-    fn a_marked_run_answers_the_same_dense_or_not() {
-        let run = marked();
-        let plants: [&[u8]; 6] = [b"%2F", b"%2f", b"?", b"/.", b"#", b"%C3"];
-        for k in vector_kernels() {
-            for len in (0..=70).chain(126..=136) {
-                for at in 0..len {
-                    for plant in plants {
-                        let mut v = vec![b'a'; len];
-                        for (j, &c) in plant.iter().enumerate() {
-                            if at + j < len {
-                                v[at + j] = c;
-                            }
-                        }
-                        // A normal triplet before, so that the sparse run
-                        // becomes dense where it meets it.
-                        if at >= 6 {
-                            v[2..5].copy_from_slice(b"%3A");
-                        }
-                        for start in [1, 2, 7] {
-                            let want = Kernel::SCALAR.next_stop(&v, start, &run);
-                            for seen in 0..=3 {
-                                TRIPLETS_SEEN.set(seen);
-                                let got = k.next_stop(&v, start, &run);
-                                assert_eq!(got, want, "{k:?} seen {seen} {v:?} from {start}");
-                            }
-                        }
-                    }
-                }
-            }
-        }
-    }
-
-    /// The counter goes one up for a marked run that skipped a triplet,
-    /// one down for one that did not, within 0-3; other runs leave it.
-    #[test]
-    fn the_counter_follows_the_triplets() {
-        let run = marked();
-        let with: Vec<u8> = b"/a/b?q=%3A%2F".iter().copied().cycle().take(100).collect();
-        let without = vec![b'a'; 100];
-        for k in vector_kernels() {
-            TRIPLETS_SEEN.set(0);
-            for want in [1, 2, 3, 3] {
-                assert_eq!(k.next_stop(&with, 1, &run).pct, PCT_ANY);
-                assert_eq!(TRIPLETS_SEEN.get(), want, "{k:?}");
-            }
-            // A run without a mark does not count.
-            let plain = Run::new(*run.plain(), None, None);
-            k.next_stop(&without, 1, &plain);
-            assert_eq!(TRIPLETS_SEEN.get(), 3, "{k:?}");
-            for want in [2, 1, 0, 0] {
-                assert_eq!(k.next_stop(&without, 1, &run).pct, 0);
-                assert_eq!(TRIPLETS_SEEN.get(), want, "{k:?}");
-            }
-        }
-    }
 }
