@@ -722,19 +722,12 @@ pub(crate) fn filter(
         return Some(false);
     }
     let keep = !gone & (u64::MAX >> (63 - n));
-    // 3. The kept parameters copied forward, each with the `?` or `&`
-    // before it, as fixed 64-byte blocks whose write position advances by
-    // the parameter's length when it is kept (issue 14 round 15: no branch
-    // on the verdicts, no `memmove` of the tail per run of cuts, whose
-    // size classes the predictor missed); the first kept one led by `?`
-    // when the query is filtered from its start (none kept: the `?` goes).
-    irinorm_simd::keep_segments(
-        out,
-        qs - 1,
-        &starts[..n + 2],
-        keep,
-        (from == 0).then_some(b'?'),
-    );
+    if keep == 0 && from == 0 {
+        out.replace_range(qs - 1..qe, "");
+        return Some(true);
+    }
+    // 3. The cuts, one per run of removed parameters (see [`cut_runs`]).
+    cut_runs(out, qs, &starts, keep, gone);
     Some(true)
 }
 

@@ -30,12 +30,7 @@
 //! two are compiled only where the build enables SSE2 for the whole program
 //! (every x86-64 CPU; rustc still asks for `unsafe` there). Inside the kernels, vector loads are made from
 //! `u64::from_le_bytes` of checked slices (no raw pointers), so since Rust
-//! 1.87 the intrinsics they call are safe functions. One more, not SIMD
-//! (issue 14, round 15): [`keep_segments`] puts a `String`'s bytes back
-//! with `String::from_utf8_unchecked` after rebuilding a range of them from
-//! some of its segments; each cut is asserted to be a character boundary
-//! of the original before its segment is copied, and the bytes are out of
-//! the `String` meanwhile (a panic leaves it empty).
+//! 1.87 the intrinsics they call are safe functions.
 
 #![deny(unsafe_code)]
 
@@ -44,7 +39,6 @@ mod class;
 mod padded;
 mod portable;
 mod scalar;
-mod segments;
 pub mod words;
 #[cfg(target_arch = "x86_64")]
 mod x86;
@@ -52,7 +46,6 @@ mod x86;
 pub use bytemask::{eq_mask64, eq_mask64_scalar};
 pub use class::Class;
 pub use padded::eq_mask64_padded;
-pub use segments::keep_segments;
 
 use std::sync::atomic::{AtomicU8, Ordering};
 
