@@ -737,7 +737,7 @@ fn filter_query_from(
     fast: Option<&QueryFilter>,
     from: usize,
 ) -> bool {
-    match fast.and_then(|f| query_filter::filter(out, qs, qe, f, from, false)) {
+    match fast.and_then(|f| query_filter::filter(out, qs, qe, f, from)) {
         Some(filtered) => filtered,
         None => filter_query_blocks(out, qs, qe, pre, names, from),
     }

@@ -571,7 +571,7 @@ pub(crate) fn filter_query(
         let m = irinorm_simd::eq_mask64_padded(o, qe - 64, b'&') >> (64 - len);
         if m == 0 {
             return match f.goes_bounded(o, qs, 0, len, true) {
-                true => filter(out, qs, qe, f, 0, true),
+                true => filter(out, qs, qe, f, 0),
                 false => Some(false),
             };
         }
@@ -585,7 +585,7 @@ pub(crate) fn filter_query(
         None => f.goes_bounded(o, qs, 0, len, true),
     };
     if first {
-        return filter(out, qs, qe, f, 0, true);
+        return filter(out, qs, qe, f, 0);
     }
     let mut base = 0;
     // The blocks before the last one whose names can all be read in place
@@ -606,7 +606,7 @@ pub(crate) fn filter_query(
         while m != 0 {
             let at = m.trailing_zeros() as usize + 1;
             if f.goes_in(&w[at..at + 17], true) {
-                return filter(out, qs, qe, f, base + at, true);
+                return filter(out, qs, qe, f, base + at);
             }
             m &= m - 1;
         }
@@ -617,7 +617,7 @@ pub(crate) fn filter_query(
         while m != 0 {
             let at = base + m.trailing_zeros() as usize + 1;
             if f.goes_bounded(o, qs, at, len, true) {
-                return filter(out, qs, qe, f, at, true);
+                return filter(out, qs, qe, f, at);
             }
             m &= m - 1;
         }
@@ -635,10 +635,7 @@ pub(crate) fn filter_query(
 /// whether anything went, or `None`, with `out` untouched, when the query
 /// has more than [`MAX_PARAMS`] parameters from `from` or 65,535 bytes.
 /// `from` is the start of a parameter (0, or just after an `&`): those
-/// before it are kept unjudged. `first_goes`: the parameter at `from` is
-/// known to go (the screen of [`filter_query`] hands over there), so it is
-/// not judged again (issue 14 round 15; round 10 measured -32
-/// instructions a call). Since round 8 `crawler` calls it with
+/// before it are kept unjudged. Since round 8 `crawler` calls it with
 /// `from` 0 on every query (no screen before it): one pass over the
 /// query's `&` masks, one judge per parameter, the cuts.
 #[inline(never)]
@@ -648,7 +645,6 @@ pub(crate) fn filter(
     qe: usize,
     f: &QueryFilter,
     from: usize,
-    first_goes: bool,
 ) -> Option<bool> {
     let len = qe - qs;
     if len == 0 {
@@ -713,9 +709,8 @@ pub(crate) fn filter(
     // instructions a judge; issue 14 round 14). Near the output's end, the
     // checked reads of [`QueryFilter::goes_bounded`].
     let tail = o.get(qs..).unwrap_or_default();
-    let skip = usize::from(first_goes);
-    let mut gone = u64::from(first_goes);
-    for (i, &at) in starts[..=n].iter().enumerate().skip(skip) {
+    let mut gone = 0u64;
+    for (i, &at) in starts[..=n].iter().enumerate() {
         let at = usize::from(at);
         let goes = match tail.get(at..at + 17) {
             Some(w) => f.goes_in(w, false),
@@ -993,17 +988,7 @@ mod tests {
                             None => assert_eq!(got, url, "refused, untouched"),
                         }
                     }
-                    // Whether the parameter at `from` goes, handed over
-                    // as the screen does (it is then not judged again).
-                    let first = f.goes_bounded(url.as_bytes(), qs, from, q.len(), false);
-                    if first {
-                        let mut known = url.clone();
-                        match filter(&mut known, qs, qe, &f, from, true) {
-                            Some(g) => assert_eq!((g, &known), (w, &want), "{pats:?} {url:?}"),
-                            None => assert_eq!(known, url, "refused, untouched"),
-                        }
-                    }
-                    match filter(&mut got, qs, qe, &f, from, false) {
+                    match filter(&mut got, qs, qe, &f, from) {
                         Some(g) => assert_eq!((g, &got), (w, &want), "{pats:?} {url:?}"),
                         None => {
                             assert_eq!(got, url, "refused, untouched");
