@@ -10,13 +10,23 @@
 //!   library's perfect-hash judge (copied here: the key bits of the
 //!   default list, one bucket per pattern, one masked compare);
 //! - `copy`: the same, and the kept parameters copied forward into a
-//!   scratch buffer (the filtered query);
+//!   scratch buffer (the filtered query), one by one;
+//! - `starts`: the `&` masks and the parameters' starts noted as the
+//!   library notes them (four unconditional writes per block);
+//! - `judge2`: `starts`, then the judges in a loop of known count;
+//! - `copy2`: `judge2`, every parameter copied as 64 fixed bytes and the
+//!   write position advanced by its length when it is kept (no branch on
+//!   the verdict); `copy2b`: the result then put into a `String` through
+//!   `str::from_utf8`;
 //! - `rfc`, `crawler`: the pipelines on the raw URLs, as `preset_cost`.
+//!
+//! Each filter runs after `rfc` on the same URL, on its output (in cache,
+//! as the library's filter meets it).
 //!
 //! `query_floor MODE [SET] [REPS]` runs one of them in a function whose
 //! name holds `run_loop` (callgrind: `--toggle-collect='*run_loop*'`);
-//! `query_floor check [SET]` checks that `copy`'s query is `crawler`'s on
-//! every URL; `query_floor time [SET] [ROUNDS]` times them all,
+//! `query_floor check [SET]` checks that `copy`'s and `copy2`'s queries
+//! are `crawler`'s on every URL; `query_floor time [SET] [REPS]` times them all,
 //! interleaved, by thread CPU time (median ns per URL, and per `rfc`).
 //! BENCHMARKS.md, "Issue 14, round 15: `crawler` on query-heavy, the
 //! floor", has the figures.
