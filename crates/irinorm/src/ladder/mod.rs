@@ -550,7 +550,7 @@ impl Normalizer {
             }
             // `http` or `https` only: nothing for the projection either.
             Fast::Repair => {
-                self.push_repaired(out, input, &m);
+                self.push_repaired_any(out, input, &m, &opts);
             }
             Fast::Slow => {
                 self.run(input, &m, &opts, out, &mut NoTrace, &mut Vec::new());
@@ -604,7 +604,7 @@ impl Normalizer {
                     push_with_root(&mut want, input, m);
                 }
                 Fast::Repair => {
-                    self.push_repaired(&mut want, input, m);
+                    self.push_repaired_any(&mut want, input, m, o);
                 }
                 _ => want.push_str(input),
             }
@@ -725,9 +725,11 @@ impl Normalizer {
     /// already-normal path longer).
     #[inline(never)]
     fn fast_cold(&self, input: &str, m: &Meta, o: &Options, scanned: Scanned) -> Fast {
-        // Nothing to repair without upper case or a port: one test for the
-        // rest of the slow path (percent-encoding, dot segments...).
-        if m.flags & (UPPER_SCHEME | UPPER_HOST) == 0 && m.port_start == 0 {
+        // Nothing to repair without upper case, a triplet, non-ASCII, a
+        // dot segment or a port: one test for the rest of the slow path.
+        const REPAIRED: u16 =
+            UPPER_SCHEME | UPPER_HOST | PCT_DIRTY | NON_ASCII | PCT_HIGH | DOT_SEG;
+        if m.flags & REPAIRED == 0 && m.port_start == 0 {
             return fast_kind(input, m, o, scanned);
         }
         if self.repairable(input, m, o, scanned) {
@@ -761,7 +763,7 @@ impl Normalizer {
         warnings: &mut Vec<Warning>,
     ) -> Meta {
         if fast == Fast::Repair {
-            return self.push_repaired(out, input, m);
+            return self.push_repaired_any(out, input, m, o);
         }
         // Without a base or character normalization, `run` is
         // `write_normal` after a copy of the `Meta`.
@@ -805,7 +807,9 @@ impl Normalizer {
         if scanned != Scanned::Whole {
             deny |= DOT_SEG;
         }
-        if m.flags & ((deny & !(UPPER_SCHEME | UPPER_HOST)) | HAS_AUTH) != HAS_AUTH {
+        // An ignored fragment is the one hint left to the full computation
+        // (the key's projection); the rest is repaired.
+        if m.flags & ((deny & HAS_FRAGMENT) | HAS_AUTH) != HAS_AUTH {
             return false;
         }
         let head = u64::from_le_bytes(b[..8].try_into().expect("eight bytes"));
@@ -818,8 +822,11 @@ impl Normalizer {
         };
         // Something to repair: else [`Normalizer::run`] (an already-normal
         // port is not refused by `fast_hot` alone: `fast_kind` judged it).
-        let repair = m.flags & (UPPER_SCHEME | UPPER_HOST) != 0
-            || m.port(s).is_some_and(|p| !port::is_normal(p, default_port));
+        // A DOT_SEG hint after a partial scan may be `.well-known`: looked
+        // at as [`fast_kind`] looks (issue 14, round 15).
+        let repair = m.flags & deny & !(HAS_FRAGMENT | DOT_SEG) != 0
+            || m.port(s).is_some_and(|p| !port::is_normal(p, default_port))
+            || (m.flags & deny & DOT_SEG != 0 && crate::path::has_dot_segment(m.path(s)));
         hot.plain && repair
     }
 
@@ -831,6 +838,58 @@ impl Normalizer {
     /// what it appended, as [`write_normal`] does (every hint set).
     #[inline(never)]
     fn push_repaired(&self, out: &mut String, s: &str, m: &Meta) -> Meta {
+        let (hot, _, new_ps, mut r) = self.repair_head(out, s, m);
+        let (ps, pe) = (m.path_start as usize, m.path_end as usize);
+        let root = u32::from(hot.root && ps == pe);
+        if root == 1 {
+            out.push('/');
+        }
+        out.push_str(&s[ps..]);
+        // Every offset from the path on moves by the same amount.
+        let shift = |x: u32| (x as usize - ps + new_ps) as u32;
+        r.path_start = new_ps as u32;
+        r.path_end = shift(m.path_end) + root;
+        r.query_end = shift(m.query_end) + root;
+        r
+    }
+
+    /// [`Fast::Repair`]'s text: [`Normalizer::push_repaired_tail`] when
+    /// the hints say rung 1 may change the path, query or fragment (one
+    /// constant mask; non-ASCII in `iri` form is kept, but goes there too:
+    /// the same text, rare beside upper case or a port), else
+    /// [`Normalizer::push_repaired`], whose signature and code stay as
+    /// they were: given the options too, it made the repair of upper case
+    /// and ports dearer (callgrind, issue 14, round 15).
+    #[inline(always)]
+    fn push_repaired_any(&self, out: &mut String, s: &str, m: &Meta, o: &Options) -> Meta {
+        if m.flags & (PCT_DIRTY | NON_ASCII | PCT_HIGH | DOT_SEG) != 0 {
+            return self.push_repaired_tail(out, s, m, o);
+        }
+        self.push_repaired(out, s, m)
+    }
+
+    /// [`Normalizer::push_repaired`] when rung 1 changes the path, query or
+    /// fragment: a triplet (RFC 3986 §6.2.2.1 upper-case hex, §6.2.2.2
+    /// unreserved decoded), non-ASCII the form encodes (RFC 3987 §3.1) or
+    /// a dot segment (RFC 3986 §6.2.2.3) after an authority the scanner
+    /// validated. The scheme and authority repaired as there, the rest as
+    /// [`write_normal`] writes it ([`write_tail`]), without its scheme
+    /// look-up and host writer (issue 14, round 15). Out of line: in
+    /// `push_repaired`, it made the repair of upper case and ports dearer
+    /// (callgrind).
+    #[inline(never)]
+    fn push_repaired_tail(&self, out: &mut String, s: &str, m: &Meta, o: &Options) -> Meta {
+        let (hot, start, new_ps, mut r) = self.repair_head(out, s, m);
+        r.path_start = new_ps as u32;
+        write_tail(s, m, o, out, start, &mut r, hot.root, &mut NoTrace);
+        r
+    }
+
+    /// The scheme and authority of [`Normalizer::push_repaired`]: the
+    /// scheme's rules, where the text began, where the path begins in it,
+    /// and the components so far (every hint set).
+    #[inline(always)]
+    fn repair_head(&self, out: &mut String, s: &str, m: &Meta) -> (Hot, usize, usize, Meta) {
         // `http` or `https` (`repairable`), told apart by their fifth byte.
         let (hot, default_port) = if s.as_bytes()[4] == b':' {
             (self.hot.http, self.hot.ports[0])
@@ -857,19 +916,7 @@ impl Normalizer {
             port::write_port(out, p, default_port, m.port_start as usize, &mut NoTrace);
             r.port_start = if out.len() == at { 0 } else { he as u32 + 1 };
         }
-        let (ps, pe) = (m.path_start as usize, m.path_end as usize);
-        let new_ps = out.len() - start;
-        let root = u32::from(hot.root && ps == pe);
-        if root == 1 {
-            out.push('/');
-        }
-        out.push_str(&s[ps..]);
-        // Every offset from the path on moves by the same amount.
-        let shift = |x: u32| (x as usize - ps + new_ps) as u32;
-        r.path_start = new_ps as u32;
-        r.path_end = shift(m.path_end) + root;
-        r.query_end = shift(m.query_end) + root;
-        r
+        (hot, start, out.len() - start, r)
     }
 
     /// Everything before the ladder proper: base resolution and character
@@ -1382,7 +1429,6 @@ pub(crate) fn write_normal<T: Trace>(
     let rung2 = o.rung == Rung::Scheme;
     let form = o.form;
     let bidi = m.has(BIDI);
-    let verbatim = tail_is_verbatim(m, form);
     let mut info = SchemeInfo::UNKNOWN;
 
     // Scheme: RFC 3986 §6.2.2.1, "scheme and host are case-insensitive".
@@ -1452,13 +1498,51 @@ pub(crate) fn write_normal<T: Trace>(
         }
     }
 
+    let root = rung2 && has_auth && info.empty_path_is_root;
+    write_tail(s, m, o, out, start, &mut r, root, t);
+
+    // Scheme-specific rules last: they see the generic normal form (`file`
+    // was handled with the host). They may rewrite anything (`mailto`,
+    // `urn`, `tel`, `data`: rare in bulk input), so the components are
+    // found again then.
+    if rung2 && !matches!(info.special, Special::None | Special::File) {
+        scheme::apply(info.special, out, start, o.form, &o.idna, t, w);
+        return parse::split_trusted(&out[start..]);
+    }
+    r
+}
+
+/// The path, query and fragment of `s` (parsed as `m`) at rungs 1 and 2,
+/// appended to `out` (whose text for this reference began at `start`),
+/// their offsets noted in `r`: [`write_normal`]'s second half, shared
+/// with [`Normalizer::push_repaired`], which writes the scheme and
+/// authority from the scanner's hints and these components as
+/// `write_normal` does (issue 14, round 15). `root`: an empty path after
+/// an authority is written `/` (RFC 3986 §6.2.3, the scheme says so).
+#[inline(always)]
+#[allow(clippy::too_many_arguments)]
+fn write_tail<T: Trace>(
+    s: &str,
+    m: &Meta,
+    o: &Options,
+    out: &mut String,
+    start: usize,
+    r: &mut Meta,
+    root: bool,
+    t: &mut T,
+) {
     // Path: §6.2.2.3 dot segments (rung 1), §6.2.3 empty path (rung 2).
+    let rel = |out: &String| (out.len() - start) as u32;
+    let form = o.form;
+    let bidi = m.has(BIDI);
+    let verbatim = tail_is_verbatim(m, form);
+    let has_auth = m.has(HAS_AUTH);
     let path = m.path(s);
     let poff = m.path_start as usize;
     let pctx = Ctx::of(Component::Path, bidi);
     r.path_start = rel(out);
     if path.is_empty() {
-        if rung2 && has_auth && info.empty_path_is_root {
+        if root {
             out.push('/');
             note(
                 t,
@@ -1598,16 +1682,6 @@ pub(crate) fn write_normal<T: Trace>(
             }
         }
     }
-
-    // Scheme-specific rules last: they see the generic normal form (`file`
-    // was handled with the host). They may rewrite anything (`mailto`,
-    // `urn`, `tel`, `data`: rare in bulk input), so the components are
-    // found again then.
-    if rung2 && !matches!(info.special, Special::None | Special::File) {
-        scheme::apply(info.special, out, start, o.form, &o.idna, t, w);
-        return parse::split_trusted(&out[start..]);
-    }
-    r
 }
 
 #[cfg(test)]
