@@ -17,15 +17,11 @@ fn main() {
         .expect("a preset: rfc, fetch, crawler, aggressive");
     let set = args.get(2).map_or("query-heavy", String::as_str);
     let reps: usize = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(1);
-    let Some(sets) = irinorm_bench::load_all() else {
+    let Some(urls) = irinorm_bench::load_set(set) else {
         eprintln!("preset_cost: the corpora are absent (../shared/vectors)");
         return;
     };
-    let urls = &sets
-        .iter()
-        .find(|s| s.name == set)
-        .unwrap_or_else(|| panic!("no data set {set:?}"))
-        .urls;
+    let urls = &urls;
     let p = Pipeline::preset(preset);
     let n = irinorm_bench::run_loop(&p, urls, reps);
     eprintln!("{set}: {} URLs x {reps}, {n} bytes out", urls.len());

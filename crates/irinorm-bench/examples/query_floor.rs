@@ -523,15 +523,11 @@ fn main() {
     let mode = args.get(1).map_or("check", String::as_str);
     let set = args.get(2).map_or("query-heavy", String::as_str);
     let reps: usize = args.get(3).and_then(|s| s.parse().ok()).unwrap_or(1);
-    let Some(sets) = irinorm_bench::load_all() else {
+    let Some(urls) = irinorm_bench::load_set(set) else {
         eprintln!("query_floor: the corpora are absent (../shared/vectors)");
         return;
     };
-    let urls = &sets
-        .iter()
-        .find(|s| s.name == set)
-        .unwrap_or_else(|| panic!("no data set {set:?}"))
-        .urls;
+    let urls = &urls;
     let normal = prepare(urls);
     let j = Judge::new(irinorm_rules::config::DEFAULT_TRACKING_PARAMS);
     let rfc = Pipeline::preset(Preset::Rfc);

@@ -266,6 +266,18 @@ fn bucket(all: &[String], lo: usize, hi: usize, name: &str) -> Inputs {
     }
 }
 
+/// The lines of the data set `name` (a name [`load_all`] gives, e.g.
+/// `query-heavy`), for the examples that count one set's instructions.
+/// `None` when the corpora are absent; panics on a name no set has.
+pub fn load_set(name: &str) -> Option<Vec<String>> {
+    let sets = load_all()?;
+    let set = sets
+        .into_iter()
+        .find(|s| s.name == name)
+        .unwrap_or_else(|| panic!("no data set {name:?}"));
+    Some(set.urls)
+}
+
 /// Loads every data set: each `.txt` corpus, `all` (their concatenation in
 /// name order), `all` by length ([`BUCKETS`]), the generated
 /// [`query_heavy`] set, the already-normal form of each of these (`NAME-normal`;
