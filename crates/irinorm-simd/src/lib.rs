@@ -25,9 +25,9 @@
 //! two calls of a `#[target_feature]` kernel in [`Kernel::next_stop`], each
 //! reached only through a [`Kernel`] value, which can only be made after the
 //! feature was detected; the call of the SSE2 [`eq_mask64`] kernel; and the
-//! SSE2 intrinsics of [`eq_mask64_padded`]'s block and of [`eq_mask16`] (on a
-//! value, no load), called in place (issue 14, round 9: a `#[target_feature]`
-//! function there was not inlined). The last three are compiled only where the build enables SSE2 for the whole program
+//! SSE2 intrinsics of [`eq_mask64_padded`]'s block, called in place (issue 14,
+//! round 9: a `#[target_feature]` function there was not inlined). The last
+//! two are compiled only where the build enables SSE2 for the whole program
 //! (every x86-64 CPU; rustc still asks for `unsafe` there). Inside the kernels, vector loads are made from
 //! `u64::from_le_bytes` of checked slices (no raw pointers), so since Rust
 //! 1.87 the intrinsics they call are safe functions.
@@ -45,7 +45,7 @@ mod x86;
 
 pub use bytemask::{eq_mask64, eq_mask64_scalar};
 pub use class::Class;
-pub use padded::{eq_mask16, eq_mask64_padded};
+pub use padded::eq_mask64_padded;
 
 use std::sync::atomic::{AtomicU8, Ordering};
 

@@ -22,32 +22,6 @@ pub fn eq_mask64_padded(b: &[u8], base: usize, c: u8) -> u64 {
     }
 }
 
-/// Bit `k` set when byte `k` of the little-endian `x` equals `c`: the 16
-/// bytes that end a short query, held in a register by the caller
-/// (`irinorm-rules`' host parameter table, issue 11 round 16: its `&` and
-/// `=` without a byte loop). One compare and one byte mask with SSE2.
-#[inline(always)]
-pub fn eq_mask16(x: u128, c: u8) -> u32 {
-    #[cfg(all(target_arch = "x86_64", target_feature = "sse2"))]
-    {
-        sse2::eq_mask16(x, c)
-    }
-    #[cfg(not(all(target_arch = "x86_64", target_feature = "sse2")))]
-    {
-        eq_mask16_scalar(x, c)
-    }
-}
-
-/// [`eq_mask16`] byte by byte (the fallback off x86-64 and the oracle of
-/// the test).
-#[cfg_attr(all(target_arch = "x86_64", target_feature = "sse2"), allow(dead_code))]
-fn eq_mask16_scalar(x: u128, c: u8) -> u32 {
-    x.to_le_bytes()
-        .iter()
-        .enumerate()
-        .fold(0, |m, (k, &b)| m | (u32::from(b == c) << k))
-}
-
 /// The bits of a block equal to `c`, byte by byte (the fallback off
 /// x86-64 and the oracle of the test).
 #[cfg_attr(all(target_arch = "x86_64", target_feature = "sse2"), allow(dead_code))]
@@ -93,42 +67,11 @@ mod sse2 {
             m
         }
     }
-
-    /// [`super::eq_mask16`]: one `pcmpeqb` and one `pmovmskb` on `x`.
-    #[inline(always)]
-    pub(super) fn eq_mask16(x: u128, c: u8) -> u32 {
-        #[allow(unsafe_code)]
-        // SAFETY: as `eq_mask64_block`: this module is compiled only when
-        // the build enables SSE2 for the whole program, so every CPU this
-        // binary runs on has the intrinsics' feature; they take and return
-        // values (no pointer), nothing else to uphold.
-        unsafe {
-            let v = _mm_set_epi64x((x >> 64) as i64, x as i64);
-            _mm_movemask_epi8(_mm_cmpeq_epi8(v, _mm_set1_epi8(c as i8))) as u32 & 0xffff
-        }
-    }
 }
 
 #[cfg(test)]
 mod tests {
     use super::*;
-
-    #[test]
-    fn eq_mask16_agrees_with_the_scalar_oracle() {
-        // The needle (and a byte one bit away, and non-ASCII bytes) at
-        // every place, zero needles too.
-        for a in 0..16 {
-            for c in [b'&', b'=', 0, 0x80] {
-                let mut b = [b'x'; 16];
-                b[a] = c;
-                b[(a + 5) % 16] = c ^ 1;
-                b[(a + 9) % 16] = 0xC3;
-                let x = u128::from_le_bytes(b);
-                assert_eq!(eq_mask16(x, c), eq_mask16_scalar(x, c), "{a} {c}");
-                assert_eq!(eq_mask16(x, c) & 1 << a, 1 << a);
-            }
-        }
-    }
 
     #[test]
     fn agrees_with_eq_mask64_and_the_scalar_oracle() {

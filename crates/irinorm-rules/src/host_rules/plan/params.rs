@@ -63,84 +63,6 @@ pub(super) struct ParamTable {
     /// parameter no name starts is told so by one test, before its word
     /// is read.
     firsts: [u64; 4],
-    /// The entries by name in a collision-free hash table, when every
-    /// name is at most seven bytes and no two are equal (at most 64
-    /// entries): a query of at most 16 bytes then takes [`remove_short`].
-    slots: Option<Box<Slots>>,
-    /// Bit `i` for entry `i` without a default value or a path prefix
-    /// (its name alone decides).
-    plain: u64,
-}
-
-/// The slots of [`ParamTable::slots`]: each name's [`name_key`] at the
-/// slot its multiply-shift hash picks, the seed chosen when the file is
-/// loaded so that no two names meet (a perfect hash: one probe, one
-/// compare, whatever the name; issue 11, round 16).
-#[derive(Clone, Debug)]
-struct Slots {
-    /// The key of the name at each slot (`u64::MAX`, which no key is,
-    /// for none).
-    key: [u64; SLOTS],
-    /// The entry at each slot.
-    entry: [u8; SLOTS],
-    seed: u64,
-    /// `64 -` the table's bits (at most [`SLOTS`]'s seven).
-    shift: u32,
-}
-
-const SLOTS: usize = 128;
-
-/// A name of `len` bytes, whose first bytes (zero past them) are `word`,
-/// as one word: at most its first seven bytes, its length (at most 8: a
-/// longer name is no entry's) in the top byte.
-#[inline(always)]
-fn name_key(word: u64, len: usize) -> u64 {
-    let l = len.min(7);
-    (word & ((1u64 << (8 * l)) - 1)) | (len.min(8) as u64) << 56
-}
-
-impl Slots {
-    /// The slot of `key`.
-    #[inline(always)]
-    fn of(&self, key: u64) -> usize {
-        (key.wrapping_mul(self.seed) >> self.shift) as usize & (SLOTS - 1)
-    }
-
-    /// A collision-free table of `keys` (entry `i` is `keys[i]`): the
-    /// fewest bits from twice the keys' number, the first of a fixed
-    /// sequence of seeds that separates them; `None` when two keys are
-    /// equal or no seed does within [`SLOTS`].
-    fn new(keys: &[u64]) -> Option<Slots> {
-        let mut bits = (2 * keys.len()).next_power_of_two().trailing_zeros().max(1);
-        while 1 << bits <= SLOTS {
-            let mut x = 0u64;
-            for _ in 0..256 {
-                // SplitMix64's sequence: odd seeds with well-mixed bits.
-                x = x.wrapping_add(0x9e37_79b9_7f4a_7c15);
-                let mut z = x;
-                z = (z ^ (z >> 30)).wrapping_mul(0xbf58_476d_1ce4_e5b9);
-                z = (z ^ (z >> 27)).wrapping_mul(0x94d0_49bb_1331_11eb);
-                let mut t = Slots {
-                    key: [u64::MAX; SLOTS],
-                    entry: [0; SLOTS],
-                    seed: (z ^ (z >> 31)) | 1,
-                    shift: 64 - bits,
-                };
-                let placed = keys.iter().enumerate().all(|(i, &k)| {
-                    let h = t.of(k);
-                    let free = t.key[h] == u64::MAX;
-                    t.key[h] = k;
-                    t.entry[h] = i as u8;
-                    free
-                });
-                if placed {
-                    return Some(t);
-                }
-            }
-            bits += 1;
-        }
-        None
-    }
 }
 
 /// The little-endian word of `q[i..]`, its bytes past `q`'s end zero (a
@@ -184,7 +106,6 @@ impl ParamTable {
         } else {
             (u64::MAX, word, word)
         };
-        let plain = p.value.is_none() && p.prefix.is_none();
         self.keys.push(Key {
             mask,
             eq,
@@ -192,37 +113,6 @@ impl ParamTable {
             len,
             param: p,
         });
-        let i = self.keys.len() - 1;
-        if plain && i < 64 {
-            self.plain |= 1 << i;
-        }
-        // The names as keys, anew (a table holds a few names).
-        let short = self.keys.len() <= 64 && self.keys.iter().all(|k| k.len < 8);
-        self.slots = short
-            .then(|| {
-                let keys: Vec<u64> = self.keys.iter().map(|k| name_key(k.bare, k.len)).collect();
-                Slots::new(&keys).map(Box::new)
-            })
-            .flatten();
-    }
-
-    /// Whether entry `i`, whose name is the parameter `q[a..b]`'s, takes
-    /// it: its default value (if any) is the parameter's, its path prefix
-    /// (if any) holds.
-    #[inline(always)]
-    fn takes(&self, i: usize, q: &[u8], path: &[u8], a: usize, b: usize) -> bool {
-        let k = &self.keys[i];
-        k.param.value.as_deref().is_none_or(|d| {
-            let v = if a + k.len < b {
-                &q[a + k.len + 1..b]
-            } else {
-                &[][..]
-            };
-            same_bytes(d.as_bytes(), v)
-        }) && k.param.prefix.as_deref().is_none_or(|pre| {
-            let pre = pre.as_bytes();
-            path.len() >= pre.len() && same_bytes(&path[..pre.len()], pre)
-        })
     }
 
     /// Whether the parameter `q[a..b]` goes: some entry whose name is the
@@ -320,16 +210,6 @@ pub(super) fn remove_params(table: &ParamTable, out: &mut String, at: &mut At) -
     if qs == qe {
         return false;
     }
-    if let Some(slots) = table.slots.as_deref().filter(|_| qe - qs <= 16 && qe >= 16) {
-        return remove_short(table, slots, out, at, qm);
-    }
-    remove_walked(table, out, at, qm)
-}
-
-/// [`remove_params`] by the walk over the query: any query, any table.
-#[inline(always)]
-fn remove_walked(table: &ParamTable, out: &mut String, at: &mut At, qm: usize) -> bool {
-    let (qs, qe) = (qm + 1, out.len());
     let path = &out.as_bytes()[at.path..qm];
     let q = &out.as_bytes()[qs..qe];
     // The parameters that go (the first two on the stack, the rest in
@@ -383,103 +263,6 @@ fn remove_walked(table: &ParamTable, out: &mut String, at: &mut At, qm: usize) -
         }
     }
     true
-}
-
-/// [`remove_params`] for a query of at most 16 bytes that ends a buffer
-/// of at least 16 (most queries a table looks at: 11.6 bytes on the
-/// learned crawl) and a table with [`ParamTable::slots`], without a branch
-/// that depends on the bytes until a parameter goes (issue 11, round 16:
-/// the byte loop finding each `&`, the entries' first-byte screen and
-/// their early exits were ~110,000 of the learned crawl's 580,000
-/// mispredicted branches): the 16 bytes that end the buffer as one
-/// `u128`, their `&` and `=` as bit masks (`irinorm_simd::eq_mask16`),
-/// each parameter's name shifted out of it and looked up by one probe
-/// ([`Slots`]), each verdict kept as a bit; the cuts, when some parameter
-/// goes, as [`remove_walked`] makes them.
-#[inline(always)]
-fn remove_short(
-    table: &ParamTable,
-    slots: &Slots,
-    out: &mut String,
-    at: &mut At,
-    qm: usize,
-) -> bool {
-    let qe = out.len();
-    // The window: the 16 bytes that end the buffer, from `w0`; the query
-    // starts at its byte `sh` (positions below are the window's: no shift
-    // of the window to the query's start).
-    let (w0, sh) = (qe - 16, 16 - (qe - qm - 1));
-    let win = u128::from_le_bytes(out.as_bytes()[w0..].try_into().expect("16 bytes"));
-    // Each parameter's end: its `&` (none before the query), or the
-    // query's end; each name's end: its first `=`, or the parameter's end.
-    let ends = irinorm_simd::eq_mask16(win, b'&') & u32::MAX << sh | 1 << 16;
-    let stops = ends | irinorm_simd::eq_mask16(win, b'=');
-    let (mut gone, mut kept) = (0u32, 0u32);
-    let mut rest = ends;
-    let mut a = sh;
-    while rest != 0 {
-        let e = rest.trailing_zeros() as usize;
-        rest &= rest - 1;
-        // `a` is 16 only for an empty last parameter (`stops` has bit 16:
-        // the name is empty, its word masked to nothing).
-        let len = (stops >> a).trailing_zeros() as usize;
-        let key = name_key((win >> ((8 * a) & 127)) as u64, len);
-        let h = slots.of(key);
-        let named = slots.key[h] == key;
-        let i = usize::from(slots.entry[h]) & 63;
-        // An entry without a value or prefix decides by its name (most
-        // learned ones): no branch; the others compare, rarely.
-        let plain = table.plain >> i & 1 != 0;
-        let goes = (named & plain)
-            | (named & !plain && takes_at(table, i, out.as_bytes(), at.path, qm, w0 + a, w0 + e));
-        gone |= u32::from(goes) << a;
-        kept |= u32::from(!goes) << a;
-        a = e + 1;
-    }
-    if gone == 0 {
-        return false;
-    }
-    if kept == 0 {
-        out.truncate(qm);
-        at.query = None;
-        return true;
-    }
-    // From the last parameter that goes backwards (the offsets before a
-    // cut stay right), as [`remove_walked`].
-    let first_kept = kept.trailing_zeros() as usize;
-    while gone != 0 {
-        let a = 31 - gone.leading_zeros() as usize;
-        gone &= !(1 << a);
-        let e = a + (ends >> a).trailing_zeros() as usize;
-        let (x, y) = if a > first_kept {
-            (w0 + a - 1, w0 + e)
-        } else {
-            (w0 + a, w0 + e + 1)
-        };
-        if y == out.len() {
-            out.truncate(x);
-        } else {
-            out.drain(x..y);
-        }
-    }
-    true
-}
-
-/// [`ParamTable::takes`] for the parameter `b[a..e]` of the query after
-/// `b[qm]` (the path from `b[path]`), out of line: its slices' bounds are
-/// then not computed for every query (issue 11, round 16).
-#[cold]
-#[inline(never)]
-fn takes_at(
-    table: &ParamTable,
-    i: usize,
-    b: &[u8],
-    path: usize,
-    qm: usize,
-    a: usize,
-    e: usize,
-) -> bool {
-    table.takes(i, &b[qm + 1..], &b[path..qm], a - qm - 1, e - qm - 1)
 }
 
 /// Each parameter of `q` as `(start, end)`, by [`param_end`] as
@@ -551,74 +334,6 @@ mod tests {
                 a += p.len() + 1;
             }
             assert_eq!(got, want, "{q:?}");
-        }
-    }
-
-    /// [`remove_short`] (through [`remove_params`]) against the walk
-    /// ([`remove_walked`]) on every query of [`queries`] of at most 16
-    /// bytes, after paths that put the query's start anywhere in the
-    /// 16-byte window, for tables of names that are prefixes of others,
-    /// the empty name, `%`-encoded names, default values and prefixes.
-    #[test]
-    fn the_short_walk_equals_the_walk() {
-        type Entry<'a> = (&'a str, Option<&'a str>, Option<&'a str>);
-        let tables: [&[Entry<'_>]; 5] = [
-            &[("a", None, None)],
-            &[
-                ("ab", None, None),
-                ("abcdefg", None, None),
-                ("", None, None),
-            ],
-            &[
-                ("a", Some("b=c"), None),
-                ("k", None, Some("/p")),
-                ("%41", None, None),
-            ],
-            &[
-                ("abcdef", None, Some("/q")),
-                ("a\0", None, None),
-                ("né", None, None),
-            ],
-            &[
-                ("k", Some(""), None),
-                ("=x", None, None),
-                ("ab=", None, None),
-            ],
-        ];
-        for entries in tables {
-            let mut t = ParamTable::default();
-            for &(n, v, p) in entries {
-                t.add(Param {
-                    name: n.into(),
-                    value: v.map(Into::into),
-                    prefix: p.map(Into::into),
-                });
-            }
-            assert!(t.slots.is_some());
-            let mut qs: Vec<String> = queries().into_iter().filter(|q| q.len() <= 16).collect();
-            qs.extend(["%41=1&a", "a&&a", "&", "&&", "né&a=b=c&k"].map(String::from));
-            for q in &qs {
-                for path in ["/", "/p", "/pqrstuvwxyz"] {
-                    let url = format!("http://h{path}?{q}");
-                    let at = At {
-                        start: 0,
-                        scheme_end: 4,
-                        host: (7, 8),
-                        port: None,
-                        path: 8,
-                        query: Some(8 + path.len()),
-                    };
-                    let (mut o1, mut a1) = (url.clone(), at);
-                    let (mut o2, mut a2) = (url.clone(), at);
-                    let r1 = remove_params(&t, &mut o1, &mut a1);
-                    let r2 = !q.is_empty() && remove_walked(&t, &mut o2, &mut a2, 8 + path.len());
-                    assert_eq!(
-                        (r1, &o1, a1.query),
-                        (r2, &o2, a2.query),
-                        "{entries:?} {url:?}"
-                    );
-                }
-            }
         }
     }
 
