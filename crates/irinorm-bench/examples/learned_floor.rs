@@ -18,6 +18,8 @@
 //!   just written (the floor's whole loop, to compare with `copy`);
 //! - `learned_floor none`: the loop alone (what to subtract from `lookup`);
 //! - `learned_floor stats`: how many URLs the rules change, and how;
+//! - `learned_floor shapes`: the hosts' plan shapes (their rules' kinds),
+//!   with the hosts and the crawl's URLs of each (round 16);
 //! - `learned_floor time ROUNDS`: `crawler` and `crawler` + rules by
 //!   `normalize_text_into`, and the floor's loops, timed in interleaved
 //!   rounds (thread CPU time, the median per URL).
@@ -287,6 +289,47 @@ fn main() {
         "copy" => floor_run_loop_copy(&items),
         "edit" => floor_run_loop_edit(&items),
         "all" => floor_run_loop_all(&items, &table),
+        "shapes" => {
+            // Each host's plan shape: its rules' kinds in the plans' order,
+            // a kind that comes more than once with its count; the hosts
+            // and the crawl's URLs of each shape (issue 11, round 16: the
+            // shapes a per-host program or dedicated code would serve).
+            let mut by_host: std::collections::BTreeMap<&str, Vec<usize>> = Default::default();
+            for r in &rules {
+                by_host
+                    .entry(r.host.as_str())
+                    .or_default()
+                    .push(r.kind.rank());
+            }
+            let mut urls_of: std::collections::HashMap<&[u8], usize> = Default::default();
+            for i in &items {
+                *urls_of
+                    .entry(&i.crawler.as_bytes()[i.host.0..i.host.1])
+                    .or_default() += 1;
+            }
+            let mut shapes: std::collections::BTreeMap<String, (usize, usize)> = Default::default();
+            for (h, mut ranks) in by_host {
+                ranks.sort_unstable();
+                let mut parts = Vec::new();
+                for (k, name) in irinorm_rules::HostRuleKind::ORDER.iter().enumerate() {
+                    match ranks.iter().filter(|&&r| r == k).count() {
+                        0 => {}
+                        1 => parts.push((*name).to_owned()),
+                        c => parts.push(format!("{name} x{c}")),
+                    }
+                }
+                let e = shapes.entry(parts.join(", ")).or_default();
+                e.0 += 1;
+                e.1 += urls_of.get(h.as_bytes()).copied().unwrap_or(0);
+            }
+            let mut v: Vec<_> = shapes.into_iter().collect();
+            v.sort_by_key(|(_, (h, u))| std::cmp::Reverse((*u, *h)));
+            println!("| shape | hosts | URLs |\n|---|---:|---:|");
+            for (shape, (h, u)) in v {
+                println!("| {shape} | {h} | {u} |");
+            }
+            0
+        }
         "stats" => {
             let changed = items.iter().filter(|i| i.edit.is_some()).count();
             let found = items
@@ -347,7 +390,9 @@ fn main() {
             }
             0
         }
-        other => panic!("mode {other:?}: lookup, copy, edit, all, none, stats or time ROUNDS"),
+        other => {
+            panic!("mode {other:?}: lookup, copy, edit, all, none, stats, shapes or time ROUNDS")
+        }
     };
     eprintln!("{mode}: {} URLs, {n}", items.len());
 }
