@@ -34,7 +34,7 @@ use crate::parse::{
     UPPER_SCHEME,
 };
 use crate::table::{self, DIGIT, HEXDIG, QUERY as QUERY_CLASS, REG_NAME, UNRESERVED, UPPER};
-use irinorm_simd::{Class, Echo, Run, Triplets};
+use irinorm_simd::{Class, Run, Triplets};
 
 /// Shortest input the scanner takes: one 16-byte window and the byte
 /// before it; shorter ones are rare and go to the full parser.
@@ -218,19 +218,7 @@ pub(crate) fn common(s: &str) -> Option<Meta> {
 /// the whole reference). `Err(None)`: parse from the start.
 #[inline(always)]
 pub(crate) fn common_or_resume(s: &str, m: &mut Meta) -> Result<(), Option<Resume>> {
-    common_fields::<false>(s, m, None)
-}
-
-/// [`common_or_resume`] of [`Echo::src`], whose path run also writes the
-/// echo's copy of the reference ([`irinorm_simd::next_stop_echo`]): when
-/// the answer is `Ok`, [`Echo::finish`] appends it with no second pass
-/// over its bytes (issue 14, round 16; the ladder's `normalize_into`).
-#[inline(always)]
-pub(crate) fn common_or_resume_echo(
-    m: &mut Meta,
-    echo: &mut Echo<'_, '_>,
-) -> Result<(), Option<Resume>> {
-    common_fields::<false>(echo.src(), m, Some(echo))
+    common_fields::<false>(s, m)
 }
 
 /// [`common_or_resume`] for what it refused from the start (`Err(None)`),
@@ -256,7 +244,7 @@ pub(crate) fn upper_or_resume(s: &str, m: &mut Meta) -> Result<(), Option<Resume
         return Err(None);
     }
     *m = Meta::default();
-    common_fields::<true>(s, m, None)
+    common_fields::<true>(s, m)
 }
 
 /// The path from `i` (and the query, on long tails: [`PATH_QUERY_RUN`]).
@@ -264,15 +252,12 @@ pub(crate) fn upper_or_resume(s: &str, m: &mut Meta) -> Result<(), Option<Resume
 /// in one run, `?` marked; short ones with a stop at `?`, which is cheaper
 /// there (BENCHMARKS.md, issue 14 round 2). Every call has a constant run,
 /// so the kernel's choice of loop folds away.
-/// With `echo` (whose text is `b`), the run also writes the echo's copy.
 #[inline(always)]
-fn path_run(b: &[u8], i: usize, echo: Option<&mut Echo<'_, '_>>) -> irinorm_simd::Stop {
-    // Each arm with a constant run, so that the kernel's choice folds.
-    match (b.len() - i > FUSE_ABOVE, echo) {
-        (true, Some(e)) => irinorm_simd::next_stop_echo(e, i, &PATH_QUERY_RUN),
-        (false, Some(e)) => irinorm_simd::next_stop_echo(e, i, &PATH_RUN),
-        (true, None) => irinorm_simd::next_stop(b, i, &PATH_QUERY_RUN),
-        (false, None) => irinorm_simd::next_stop(b, i, &PATH_RUN),
+fn path_run(b: &[u8], i: usize) -> irinorm_simd::Stop {
+    if b.len() - i > FUSE_ABOVE {
+        irinorm_simd::next_stop(b, i, &PATH_QUERY_RUN)
+    } else {
+        irinorm_simd::next_stop(b, i, &PATH_RUN)
     }
 }
 
@@ -280,11 +265,7 @@ fn path_run(b: &[u8], i: usize, echo: Option<&mut Echo<'_, '_>>) -> irinorm_simd
 /// true: upper case in the scheme and host accepted and noted, UPPER_SCHEME
 /// and UPPER_HOST, as the full parser notes them).
 #[inline(always)]
-fn common_fields<const UPPER: bool>(
-    s: &str,
-    m: &mut Meta,
-    echo: Option<&mut Echo<'_, '_>>,
-) -> Result<(), Option<Resume>> {
+fn common_fields<const UPPER: bool>(s: &str, m: &mut Meta) -> Result<(), Option<Resume>> {
     let b = s.as_bytes();
     let len = b.len();
     if len <= W {
@@ -373,7 +354,7 @@ fn common_fields<const UPPER: bool>(
             stage: Stage::Path,
         }));
     }
-    let s = path_run(b, i, echo);
+    let s = path_run(b, i);
     add_pct(&mut flags, s.pct);
     if s.at >= len {
         // The run went to the end: no fragment, no stop (nearly every
@@ -416,7 +397,7 @@ fn common_fields<const UPPER: bool>(
                     }));
                 }
                 flags |= DOT_SEG;
-                let s = path_run(b, j + 1, None);
+                let s = path_run(b, j + 1);
                 add_pct(&mut flags, s.pct);
                 if s.mark < s.at {
                     path_end = Some(s.mark);

@@ -290,20 +290,11 @@ impl Normalizer {
         slow: impl FnOnce(Fast, &Meta, &mut String),
     ) -> Result<(), ParseError> {
         let mut m = Meta::default();
-        // The scan writes the input's copy after `out`'s text as it reads
-        // (issue 14, round 16: [`irinorm_simd::Echo`]), so that an input
-        // already normal is appended without a second pass (`memcpy`, 44
-        // instructions per `len 161+` URL); any other answer leaves `out`'s
-        // text as it was.
-        let mut echo = irinorm_simd::Echo::new(out, input);
-        let scanned = self.parse_input_echo(input, &mut m, &mut echo)?;
+        let scanned = self.parse_input_into(input, &mut m)?;
         let fast = self.fast_path(input, &m, &self.opts, scanned);
         if fast == Fast::Same {
-            echo.finish();
-            return Ok(());
-        }
-        let out = echo.into_out();
-        if fast == Fast::Root {
+            out.push_str(input);
+        } else if fast == Fast::Root {
             push_with_root(out, input, &m);
         } else {
             slow(fast, &m, out);
@@ -501,30 +492,6 @@ impl Normalizer {
     /// again (issue 14, rounds 5 and 6).
     #[inline(always)]
     fn parse_input_into(&self, input: &str, m: &mut Meta) -> Result<Scanned, ParseError> {
-        self.parse_input_with(input, m, None)
-    }
-
-    /// [`Normalizer::parse_input_into`] whose scan also writes `echo`'s
-    /// copy of `input` (its text): [`crate::scan::common_or_resume_echo`].
-    #[inline(always)]
-    fn parse_input_echo(
-        &self,
-        input: &str,
-        m: &mut Meta,
-        echo: &mut irinorm_simd::Echo<'_, '_>,
-    ) -> Result<Scanned, ParseError> {
-        self.parse_input_with(input, m, Some(echo))
-    }
-
-    /// [`Normalizer::parse_input_into`], the first scan with `echo` when
-    /// given (whose text is `input`).
-    #[inline(always)]
-    fn parse_input_with(
-        &self,
-        input: &str,
-        m: &mut Meta,
-        echo: Option<&mut irinorm_simd::Echo<'_, '_>>,
-    ) -> Result<Scanned, ParseError> {
         if input.len() > self.opts.max_len {
             return Err(ParseError::whole(ErrorKind::TooLong, self.opts.max_len));
         }
@@ -533,11 +500,7 @@ impl Normalizer {
         // ladder then repairs or rewrites the reference), out of line: in
         // the first scan it made the already-normal path longer (issue 14,
         // round 13, callgrind); else the full parser from the first byte.
-        let first = match echo {
-            Some(e) => crate::scan::common_or_resume_echo(m, e),
-            None => crate::scan::common_or_resume(input, m),
-        };
-        let scan = match first {
+        let scan = match crate::scan::common_or_resume(input, m) {
             Err(None) => crate::scan::upper_or_resume(input, m),
             scan => scan,
         };
