@@ -554,6 +554,14 @@ fn others_may_apply(
         || (others.contains(R::DecodeIpv4Forms)
             && kind == HostKind::RegName
             && first.is_ascii_digit()
+            // The last part of such a form is a number (`0x` hexadecimal,
+            // possibly with no digits, or digits), after one trailing `.`
+            // at most: its last byte a hex digit or `x`. Tested on the
+            // byte already read, before the parse (issue 14 round 16: the
+            // 9 digit-led hosts of `len 161+`, `4able.com.br` and
+            // `153284594738391.statictab.com`, cost ~240 instructions each
+            // in `parse_ipv4_forms` and `is_http_or_https`).
+            && (last == b'.' || last.is_ascii_hexdigit() || last | 0x20 == b'x')
             && is_http_or_https(&b[start..], m)
             // The rule fires only on a host that reads as an IPv4 address
             // in some form: names that merely start with a digit
@@ -2030,6 +2038,24 @@ mod tests {
             "http://127.0.0.1/"
         );
         assert_eq!(run("ftp://0x7f.1/", "decode-ipv4-forms"), "ftp://0x7f.1/");
+        // `crawler`'s in-place path hands a digit-led host to the general
+        // path when its last byte may end an IPv4 form (a hex digit, `x`,
+        // a trailing `.`): these are decoded, the names kept.
+        let crawler = crate::Pipeline::preset(crate::Preset::Crawler);
+        for (host, want) in [
+            ("1.0x", "1.0.0.0"),
+            ("0X7F.0XFF", "127.0.0.255"),
+            ("127.1.", "127.0.0.1"),
+            ("2130706433", "127.0.0.1"),
+            ("1und1.de", "1und1.de"),
+            ("4able.com.br", "4able.com.br"),
+        ] {
+            let mut out = String::new();
+            crawler
+                .normalize_into(&format!("http://{host}/p?a=1"), &mut out, &mut Vec::new())
+                .unwrap();
+            assert_eq!(out, format!("http://{want}/p?a=1"), "{host}");
+        }
         assert_eq!(
             run("http://example.com/", "add-www"),
             "http://www.example.com/"

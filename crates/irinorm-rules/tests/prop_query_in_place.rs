@@ -83,6 +83,15 @@ const HOSTS: &[&str] = &[
     "123.example",
     "1.2.3.4",
     "1.2.3.4.5",
+    // IPv4 forms by the last byte (round 16's test before the parse: a
+    // hex digit or `x`, after one `.`), and digit-led names ending in a
+    // hex letter or not.
+    "1.0x",
+    "0X7F.0XFF",
+    "127.1.",
+    "2130706433",
+    "1und1.de",
+    "4able.com.br",
 ];
 
 /// A query: parameters with or without `=value`, runs of `&` (empty
