@@ -25,7 +25,7 @@
 //!    planted there does, upper-cased (no rules, `rfc`);
 //! 7. the entry points agree: `normalize`, `normalize_into`,
 //!    `normalize_text_into`, `normalize_text_only` (the CLI's per-line
-//!    path) and `key` (the `uri`-form text).
+//!    path), `key` (the `uri`-form text) and `digest` (the key's).
 //!
 //! `prop_presets.rs` checks the presets on URLs of the rules' pieces with
 //! the default options; `prop_fast_path.rs` the shortcut against the
@@ -40,7 +40,7 @@
 mod fast_edges;
 
 use fast_edges::{options, url, Variant, VARIANTS};
-use irinorm::ladder::{Form, Normalizer};
+use irinorm::ladder::{Form, Key, Normalizer};
 use irinorm_rules::{Config, Pipeline, Preset, RuleSet};
 use proptest::prelude::*;
 use proptest::sample::select;
@@ -119,7 +119,15 @@ fn entry_points_agree(p: &Pipeline, x: &str, form: Form) -> Result<(), TestCaseE
         prop_assert_eq!(only.as_str(), "<", "a refused line appends nothing");
     }
     if form == Form::Uri {
-        prop_assert_eq!(p.key(x).ok(), one, "key {:?}", x);
+        prop_assert_eq!(p.key(x).ok(), one.clone(), "key {:?}", x);
+        // The digest (dedupe's sets) is the key's: the ladder's key
+        // borrowed, then the rules (`Pipeline::digest`).
+        prop_assert_eq!(
+            p.digest(x).ok(),
+            one.as_deref().map(Key::of),
+            "digest {:?}",
+            x
+        );
     }
     Ok(())
 }
