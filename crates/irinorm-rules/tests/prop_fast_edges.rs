@@ -23,6 +23,8 @@
 //! 6. never decoded: a reserved triplet (and `%25`, `%C0%AF`) planted in
 //!    the userinfo, path, query or fragment comes out as the same marker
 //!    planted there does, upper-cased (no rules, `rfc`);
+//! 3. monotone: the keys at each rung of `x` and a respelling of it are
+//!    equal from the rung `compare` names on;
 //! 7. the entry points agree: `normalize`, `normalize_into`,
 //!    `normalize_text_into`, `normalize_text_only` (the CLI's per-line
 //!    path), `key` (the `uri`-form text) and `digest` (the key's).
@@ -40,7 +42,7 @@
 mod fast_edges;
 
 use fast_edges::{options, url, Variant, VARIANTS};
-use irinorm::ladder::{Form, Key, Normalizer};
+use irinorm::ladder::{Form, Key, Normalizer, Options, Rung};
 use irinorm_rules::{Config, Pipeline, Preset, RuleSet};
 use proptest::prelude::*;
 use proptest::sample::select;
@@ -197,6 +199,30 @@ proptest! {
     }
 }
 
+/// `x` spelled another way: what rungs 1 and 2 make equal (RFC 3986
+/// §6.2.2, §6.2.3) or nothing does.
+fn respell(x: &str, how: usize) -> String {
+    let after = x.find("://").map_or(0, |i| i + 3);
+    let auth_end = x[after..]
+        .find(['/', '?', '#'])
+        .map_or(x.len(), |i| after + i);
+    match how {
+        0 => x.to_ascii_uppercase(),
+        1 => format!("{}{}", x[..after].to_ascii_uppercase(), &x[after..]),
+        2 => format!("{}{}", x[..auth_end].to_ascii_uppercase(), &x[auth_end..]),
+        3 => x.replace("%7e", "~").replace("%7E", "%7e"),
+        4 => x.replace('~', "%7E").replace("%41", "A"),
+        5 => format!("{}:{}", &x[..auth_end], &x[auth_end..]),
+        6 => format!("{}:80{}", &x[..auth_end], &x[auth_end..]),
+        7 => format!("{}:443{}", &x[..auth_end], &x[auth_end..]),
+        8 => format!("{}/./a/..{}", &x[..auth_end], &x[auth_end..]),
+        9 => x.replace("%C3%A9", "é").replace("%c3%a9", "%C3%A9"),
+        10 => x.replace("é", "%C3%A9"),
+        11 => x.split('#').next().unwrap_or(x).to_owned(),
+        _ => x.replace('/', "%2F"),
+    }
+}
+
 /// Known, reported to the lead (docs/testing.md, round 16): with `http`
 /// forgotten by the registry, `force-https` (in `aggressive`) keeps the
 /// host as rung 2 writes an unknown scheme's (no UTS #46), which is not
@@ -211,6 +237,43 @@ fn host_differs_under_switch(p: Rules, v: Variant, x: &str) -> bool {
     matches!(p, Rules::Preset(Preset::Aggressive) | Rules::ForceHttp)
         && matches!(v, Variant::HttpUnknown)
         && (host.contains("xn--") || host.contains('%') || !host.is_ascii())
+}
+
+proptest! {
+    #![proptest_config(ProptestConfig::with_cases(64.max(ProptestConfig::default().cases / 4)))]
+
+    /// Invariant 3 and `compare` on the fast answers' edges: the keys at
+    /// each rung (a key at a rung other than the normalizer's own takes
+    /// the fast path with options it judges per call) are equal from the
+    /// lowest rung `compare` names on, and not below it, under every
+    /// option and from both forms.
+    #[test]
+    fn fast_edges_compare_is_monotone(x in url(), how in 0usize..13) {
+        let y = respell(&x, how);
+        for v in VARIANTS {
+            for form in [Form::Uri, Form::Iri] {
+                let own = Normalizer::new(options(v, form));
+                let Ok(lowest) = own.compare(&x, &y) else { continue };
+                let mut equal = false;
+                for r in Rung::ALL {
+                    let at = Normalizer::new(Options { rung: r, form: Form::Uri, ..options(v, form) });
+                    let (kx, ky) = (at.key(&x).unwrap(), at.key(&y).unwrap());
+                    prop_assert!(!equal || kx == ky, "{:?} {:?}: {:?} {:?} equal below {} ({} / {})", v, form, x, y, r, kx, ky);
+                    if kx == ky && !equal {
+                        prop_assert_eq!(lowest, Some(r), "{:?} {:?}: {:?} {:?}", v, form, x, y);
+                    }
+                    equal |= kx == ky;
+                    // The own normalizer's key at its rung is that key.
+                    if r == own.options().rung && form == Form::Uri {
+                        prop_assert_eq!(own.key(&x).unwrap(), kx.clone());
+                    }
+                }
+                if !equal {
+                    prop_assert_eq!(lowest, None);
+                }
+            }
+        }
+    }
 }
 
 /// `x` with `xTx` put in the userinfo (0), at the end of the path (1), in
