@@ -3,7 +3,9 @@
 //! vanishes) for random bytes: lines of URLs, spaces, CR (a last one is
 //! stripped, an inner one is not), NUL, invalid UTF-8, lines longer than
 //! `--max-len`, empty lines, a last line without a line feed; one thread
-//! and two; plain and gzip input; `normalize` and `dedupe`. Checked: read
+//! and two; plain, gzip and (round 16) zstd input; `normalize`, `dedupe`
+//! and (round 16) `compare` reading pairs (a line without a TAB is a
+//! reject, `not-a-pair`). Checked: read
 //! = written + rejected (+ duplicates), the model's line count; one output
 //! line per written input; one reject row per rejected line, at its own
 //! line number, with its bytes; the same bytes whatever the threads and
@@ -115,19 +117,21 @@ const MAX_LEN: usize = 48;
 
 proptest! {
     // At least this many cases; more when PROPTEST_CASES asks (docs/testing.md).
-    // Each case runs the binary eight times.
-    #![proptest_config(ProptestConfig::with_cases(32.max(ProptestConfig::default().cases / 8)))]
+    // Each case runs the binary 18 times (three commands, three
+    // compressions, one thread and two).
+    #![proptest_config(ProptestConfig::with_cases(24.max(ProptestConfig::default().cases / 16)))]
 
     #[test]
     fn every_line_is_written_or_rejected(bytes in input()) {
         let dir = tempfile::tempdir().unwrap();
         std::fs::write(dir.path().join("in.txt"), &bytes).unwrap();
         std::fs::write(dir.path().join("in.txt.gz"), gzip(&bytes)).unwrap();
+        std::fs::write(dir.path().join("in.txt.zst"), zstd::encode_all(&bytes[..], 3).unwrap()).unwrap();
         let lines = model(&bytes);
         let max = MAX_LEN.to_string();
-        for cmd in ["normalize", "dedupe"] {
+        for cmd in ["normalize", "dedupe", "compare"] {
             let mut first: Option<(Vec<u8>, Vec<Vec<String>>)> = None;
-            for file in ["in.txt", "in.txt.gz"] {
+            for file in ["in.txt", "in.txt.gz", "in.txt.zst"] {
                 for threads in ["1", "2"] {
                     let r = run_in(
                         dir.path(),

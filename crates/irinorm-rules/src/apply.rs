@@ -145,6 +145,49 @@ pub(crate) struct Names {
     /// another query rule: `aggressive`).
     pub(crate) session_prefixes: Option<ParamPrefixes>,
     pub(crate) host_rules: HostIndex,
+    /// What `force-http` and `force-https` need of the normalizer's scheme
+    /// registry ([`SchemeSwitch`]): the built-in one unless a
+    /// [`crate::Pipeline`] says otherwise.
+    pub(crate) switch: SchemeSwitch,
+}
+
+/// Rung 2's rules for the scheme `force-http` / `force-https` switch to
+/// (`http`, `https`), from the normalizer's scheme registry, which a
+/// caller may change (`--schemes`, docs/schemes.md): its default port
+/// (RFC 3986 §6.2.3, as text) and whether an empty path after an
+/// authority is `/` (`empty_path_is_root`, RFC 3986 §6.2.3). Round 16
+/// (docs/testing.md): the switch removed `80` / `443` whatever the
+/// registry said, so that with `http`'s default port 8080 `https://a:8080/`
+/// became `http://a:8080/`, which rung 2 makes `http://a/` (invariant 1),
+/// and `https://a:80/` became `http://a/` (another port); and with `http`
+/// forgotten, `http://a` became `https://a`, which rung 2 makes
+/// `https://a/`.
+#[derive(Clone, Debug)]
+pub(crate) struct SchemeSwitch {
+    /// `http`, then `https`: (default port, empty path is root).
+    to: [(Option<Box<str>>, bool); 2],
+}
+
+impl Default for SchemeSwitch {
+    fn default() -> Self {
+        SchemeSwitch::of(&irinorm::scheme::SchemeRegistry::builtin())
+    }
+}
+
+impl SchemeSwitch {
+    pub(crate) fn of(schemes: &irinorm::scheme::SchemeRegistry) -> Self {
+        let rules = |name: &str| {
+            schemes.get(name).map_or((None, false), |i| {
+                (
+                    i.default_port.map(|p| p.to_string().into_boxed_str()),
+                    i.empty_path_is_root,
+                )
+            })
+        };
+        SchemeSwitch {
+            to: [rules("http"), rules("https")],
+        }
+    }
 }
 
 impl Names {
@@ -170,6 +213,7 @@ impl Names {
                 .then(|| ParamPrefixes::new(&config.session_ids))
                 .flatten(),
             host_rules: HostIndex::new(&config.host_rules),
+            switch: SchemeSwitch::default(),
         }
     }
 
@@ -1239,31 +1283,33 @@ fn whole(u: &Url<'_>) -> String {
 
 // ---- scheme -------------------------------------------------------------
 
-fn switch_scheme(
-    u: &mut Url<'_>,
-    env: &Env<'_>,
-    from: &str,
-    to: &'static str,
-    to_port: &str,
-) -> bool {
+fn switch_scheme(u: &mut Url<'_>, env: &Env<'_>, from: &str, to: &'static str) -> bool {
     if !u.scheme_is(&[from]) {
         return false;
     }
     u.scheme = Some(Cow::Borrowed(to));
-    // At rung scheme the default port of the new scheme goes, as it would
-    // have if the reference had been written that way.
-    if env.rung == Rung::Scheme && u.port.as_deref() == Some(to_port) {
-        u.port = None;
+    // At rung scheme the new scheme's rung 2 rules of the registry apply,
+    // as they would have if the reference had been written that way
+    // (RFC 3986 §6.2.3): its default port goes, and an empty path after
+    // an authority is `/` where the scheme says so ([`SchemeSwitch`]).
+    if env.rung == Rung::Scheme {
+        let (port, root) = &env.names.switch.to[usize::from(to == "https")];
+        if u.port.is_some() && u.port.as_deref() == port.as_deref() {
+            u.port = None;
+        }
+        if *root && u.host.is_some() && u.path.is_empty() {
+            u.path = Cow::Borrowed("/");
+        }
     }
     true
 }
 
 fn force_http(u: &mut Url<'_>, env: &Env<'_>) -> bool {
-    switch_scheme(u, env, "https", "http", "80")
+    switch_scheme(u, env, "https", "http")
 }
 
 fn force_https(u: &mut Url<'_>, env: &Env<'_>) -> bool {
-    switch_scheme(u, env, "http", "https", "443")
+    switch_scheme(u, env, "http", "https")
 }
 
 fn remove_userinfo(u: &mut Url<'_>, _: &Env<'_>) -> bool {

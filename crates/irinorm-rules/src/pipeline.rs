@@ -73,7 +73,8 @@ impl Pipeline {
         plain.ignore_fragment = false;
         let host_norm = Normalizer::new(plain);
         crate::config::normal::in_form(&mut config, &host_norm);
-        let names = Names::new(&config, rules.contains(RuleName::RemoveQueryParams));
+        let mut names = Names::new(&config, rules.contains(RuleName::RemoveQueryParams));
+        names.switch = crate::apply::SchemeSwitch::of(&normalizer.options().schemes);
         let named = rules.without(RuleName::HostRules);
         let fused = (rules.contains(RuleName::HostRules) && names.host_rules.plans.is_some())
             .then(|| match query_in_place_set(named) {
@@ -576,6 +577,63 @@ mod tests {
             let query = &o.text[o.text.find('?').unwrap()..];
             let kept = if want { "?id=7" } else { "?utm_source=x&id=7" };
             assert_eq!(query, kept, "{p:?}");
+        }
+    }
+
+    /// Round 16 (docs/testing.md): `force-http` / `force-https` apply the
+    /// new scheme's rung 2 rules of the normalizer's registry, not `80` /
+    /// `443` and the built-in ones (RFC 3986 §6.2.3: the default port and
+    /// the empty path of the scheme the URL now has), so that the output
+    /// is its own normal form (LADDER.md invariant 1).
+    #[test]
+    fn scheme_switch_follows_the_callers_registry() {
+        use irinorm::scheme::{SchemeInfo, SchemeRegistry};
+        let with = |schemes: SchemeRegistry, rule: RuleName| {
+            let mut rules = RuleSet::default();
+            rules.insert(rule).unwrap();
+            Pipeline::new(
+                Normalizer::new(Options {
+                    schemes,
+                    ..Options::default()
+                }),
+                rules,
+                Config::default(),
+            )
+        };
+        let text = |p: &Pipeline, s: &str| p.normalize(s).unwrap().text.into_owned();
+        // 8080 is http's default port here: it goes when https becomes
+        // http; 80 is then another port, which stays.
+        let mut p8080 = SchemeRegistry::builtin();
+        p8080.insert(
+            "http",
+            SchemeInfo {
+                default_port: Some(8080),
+                ..*SchemeRegistry::builtin().get("http").unwrap()
+            },
+        );
+        let p = with(p8080, RuleName::ForceHttp);
+        assert_eq!(text(&p, "https://a.example:8080/"), "http://a.example/");
+        assert_eq!(text(&p, "https://a.example:80/"), "http://a.example:80/");
+        // 443 is https's default: rung 2 removes it before the rule runs.
+        assert_eq!(text(&p, "https://a.example:443/"), "http://a.example/");
+        // http unknown (no empty-path rule): https's empty path is `/`.
+        let mut forgotten = SchemeRegistry::builtin();
+        forgotten.forget("http");
+        let p = with(forgotten, RuleName::ForceHttps);
+        assert_eq!(text(&p, "http://a.example"), "https://a.example/");
+        assert_eq!(text(&p, "http://a.example:443"), "https://a.example/");
+        assert_eq!(text(&p, "http://a.example?q"), "https://a.example/?q");
+        // The built-in registry: as before.
+        let p = with(SchemeRegistry::builtin(), RuleName::ForceHttps);
+        assert_eq!(text(&p, "http://a.example:443"), "https://a.example/");
+        assert_eq!(text(&p, "http://a.example:8080"), "https://a.example:8080/");
+        for s in [
+            "https://a.example:8080/",
+            "http://a.example",
+            "http://a.example:443",
+        ] {
+            let once = text(&p, s);
+            assert_eq!(text(&p, &once), once, "{s}");
         }
     }
 

@@ -171,3 +171,71 @@ proptest! {
         prop_assert_eq!(pi.key(&x).unwrap(), pu.key(&x).unwrap());
     }
 }
+
+/// A relative reference against the URLs above (round 16): paths with
+/// dot segments, NFD and encoded non-ASCII, a query or fragment alone, a
+/// network-path reference, empty.
+fn relative() -> impl Strategy<Value = String> {
+    prop::sample::select(vec![
+        "",
+        "x",
+        "x/",
+        "X",
+        "./x",
+        "../x",
+        "../../x/",
+        "/x",
+        "/x/index.html",
+        "e\u{301}",
+        "%C3%A9",
+        "ﬁ",
+        "?id=1",
+        "?sid=2&id=1",
+        "#f",
+        "#é",
+        "//a.example",
+        "//a.example:80/x",
+        "//xn--bcher-kva.example/",
+        ".",
+        "..",
+    ])
+    .prop_map(str::to_owned)
+}
+
+proptest! {
+    // At least this many cases; more when PROPTEST_CASES asks (docs/testing.md).
+    #![proptest_config(ProptestConfig::with_cases(256.max(ProptestConfig::default().cases)))]
+
+    /// Rung 3 with a base (`--rung protocol --base`, round 16): the
+    /// reference resolved first, then rung 3 (`Protocol::with_base`, RFC
+    /// 3986 §5.2), in both forms and under every option: the same text and
+    /// key as rung 3 of the resolved reference; idempotent (1); and equal
+    /// at rung 2 with the base implies equal at rung 3 with it (3).
+    #[test]
+    fn with_a_base_is_resolution_then_rung_3(
+        obs in prop::collection::vec(observation(), 0..24),
+        opts in options(),
+        pol in evidence::policy(),
+        base in url(),
+        r in relative(),
+        r2 in relative(),
+    ) {
+        for form in [Form::Uri, Form::Iri] {
+            let p = protocol(&obs, &opts, form, pol);
+            let pb = protocol(&obs, &opts, form, pol).with_base(&base).unwrap();
+            let n2b = rung2(&opts, form).with_base(&base).unwrap();
+            for x in [&r, &r2] {
+                let target = irinorm::resolve(&base, x).unwrap();
+                let once = pb.normalize(x).unwrap();
+                prop_assert_eq!(&once, &p.normalize(&target).unwrap(),
+                    "{:?} against {} ({}): resolved {}", x, base, form.name(), target);
+                prop_assert_eq!(pb.key(x).unwrap(), p.key(&target).unwrap(), "key of {:?}", x);
+                prop_assert_eq!(pb.normalize(&once).unwrap(), once.clone(), "not idempotent on {:?}", x);
+                prop_assert_eq!(pb.key(&once).unwrap(), pb.key(x).unwrap());
+            }
+            if n2b.key(&r).unwrap() == n2b.key(&r2).unwrap() {
+                prop_assert_eq!(pb.key(&r).unwrap(), pb.key(&r2).unwrap(), "{:?} {:?} against {}", r, r2, base);
+            }
+        }
+    }
+}
