@@ -161,11 +161,18 @@ pub(crate) struct Names {
 /// became `http://a:8080/`, which rung 2 makes `http://a/` (invariant 1),
 /// and `https://a:80/` became `http://a/` (another port); and with `http`
 /// forgotten, `http://a` became `https://a`, which rung 2 makes
-/// `https://a/`.
+/// `https://a/`. A switch between two schemes whose hosts rung 2 treats
+/// differently (one unknown to the registry, or only one with a DNS host
+/// under UTS #46) is refused (`same_hosts`): the rules know no UTS #46,
+/// so `https://xn--bcher-kva.example/a` with `http` forgotten would have
+/// become `http://bücher.example/a` in the `iri` form and
+/// `http://b%C3%BCcher.example/a` in the `uri` form (invariants 1 and 5).
 #[derive(Clone, Debug)]
 pub(crate) struct SchemeSwitch {
     /// `http`, then `https`: (default port, empty path is root).
     to: [(Option<Box<str>>, bool); 2],
+    /// Both schemes are in the registry, with the same host treatment.
+    same_hosts: bool,
 }
 
 impl Default for SchemeSwitch {
@@ -184,8 +191,11 @@ impl SchemeSwitch {
                 )
             })
         };
+        let hosts = |name: &str| schemes.get(name).map(|i| i.dns_host);
+        let same_hosts = matches!((hosts("http"), hosts("https")), (Some(a), Some(b)) if a == b);
         SchemeSwitch {
             to: [rules("http"), rules("https")],
+            same_hosts,
         }
     }
 }
@@ -1284,7 +1294,9 @@ fn whole(u: &Url<'_>) -> String {
 // ---- scheme -------------------------------------------------------------
 
 fn switch_scheme(u: &mut Url<'_>, env: &Env<'_>, from: &str, to: &'static str) -> bool {
-    if !u.scheme_is(&[from]) {
+    // Refused between schemes whose hosts rung 2 writes differently
+    // ([`SchemeSwitch`]: LADDER.md invariants 1 and 5).
+    if !u.scheme_is(&[from]) || !env.names.switch.same_hosts {
         return false;
     }
     u.scheme = Some(Cow::Borrowed(to));
@@ -2174,6 +2186,51 @@ mod tests {
             run("mailto:x@www.example.com", "remove-www"),
             "mailto:x@www.example.com"
         );
+    }
+
+    /// Round 16 (docs/testing.md): `alias-scheme` drops a port that is the
+    /// default of the source or the target scheme (RFC 3986 §6.2.3), not
+    /// `80`/`443` whatever the schemes: the output is its own normal form
+    /// (LADDER.md invariant 1) and no other port is dropped. Checked on
+    /// the general path (`apply`) and the pipeline's plans.
+    #[test]
+    fn alias_scheme_drops_the_schemes_default_ports_only() {
+        let toml = "[[host-rule]]\nhost = \"f.test\"\nrule = \"alias-scheme\"\nto = \"ftp\"\n\n\
+                    [[host-rule]]\nhost = \"s.test\"\nrule = \"alias-scheme\"\nto = \"https\"\n";
+        let mut c = Config::default();
+        let mut schemes = irinorm::scheme::SchemeRegistry::builtin();
+        crate::load_toml(toml, &mut c, &mut schemes).unwrap();
+        let set = RuleSet::parse_list("host-rules").unwrap();
+        let pipeline = crate::Pipeline::new(
+            irinorm::ladder::Normalizer::new(irinorm::ladder::Options::default()),
+            set,
+            c.clone(),
+        );
+        for (input, want) in [
+            // 21 is ftp's default port: the target's.
+            ("http://f.test:21/x", "ftp://f.test/x"),
+            // 443 is neither http's nor ftp's: another port, kept.
+            ("http://f.test:443/x", "ftp://f.test:443/x"),
+            ("http://f.test:8080/x", "ftp://f.test:8080/x"),
+            // 443 is https's default; 80 http's (rung 2 dropped it first).
+            ("http://s.test:443/x", "https://s.test/x"),
+            ("http://s.test:80/x", "https://s.test/x"),
+            ("ftp://s.test:21/x", "https://s.test/x"),
+            ("ftp://s.test:80/x", "https://s.test:80/x"),
+        ] {
+            let planned = pipeline.normalize(input).unwrap().text.into_owned();
+            // Rung 2 first: `apply` takes rung 2's output.
+            let n = irinorm::ladder::Normalizer::new(irinorm::ladder::Options::default());
+            let rung2 = n.normalize(input).unwrap().into_owned();
+            let general = apply(&rung2, set, &c, Rung::Scheme, &mut Vec::new(), None);
+            assert_eq!(general.unwrap_or(rung2), want, "general {input}");
+            assert_eq!(planned, want, "plans {input}");
+            assert_eq!(
+                pipeline.normalize(&planned).unwrap().text,
+                planned,
+                "{input}"
+            );
+        }
     }
 
     /// Round 11: `explain` lists a host rule's change on the whole URL,

@@ -796,6 +796,24 @@ fn contains_whole(
     })
 }
 
+/// Whether `alias-scheme` from `from` to `to` drops the URL's `port`: when
+/// it is the default port of either scheme in the built-in registry (RFC
+/// 3986 §6.2.3). The source's, because the alias says the two schemes'
+/// default locations serve the same (`http://h:80/` is `http://h/`, so
+/// `https://h/`); the target's, because rung 2 would drop it from the
+/// output (LADDER.md invariant 1). Round 16 (docs/testing.md): the rule
+/// dropped `80` and `443` whatever the schemes, so that `to = "ftp"` made
+/// `http://h:21/x` `ftp://h:21/x` (whose N is `ftp://h/x`) and
+/// `http://h:443/x` `ftp://h/x` (another port). The rules see the built-in
+/// registry, not a caller's `--schemes` (docs/rules.md).
+pub(crate) fn alias_drops_port(from: &str, to: &str, port: &str) -> bool {
+    let default = |scheme: &str| irinorm::scheme::builtin(scheme).and_then(|i| i.default_port);
+    match port.parse::<u16>() {
+        Ok(n) => default(from) == Some(n) || default(to) == Some(n),
+        Err(_) => false,
+    }
+}
+
 fn apply_one<'x>(
     r: &'x HostRule,
     finder: Option<&memmem::Finder<'_>>,
@@ -807,7 +825,10 @@ fn apply_one<'x>(
                 return false;
             }
             // A port that is the default of either scheme is no port.
-            if matches!(p.port.as_deref(), Some("80" | "443")) {
+            if p.port
+                .as_deref()
+                .is_some_and(|port| alias_drops_port(p.scheme, to, port))
+            {
                 *p.port = None;
             }
             *p.scheme = Cow::Borrowed(to);

@@ -616,13 +616,33 @@ mod tests {
         assert_eq!(text(&p, "https://a.example:80/"), "http://a.example:80/");
         // 443 is https's default: rung 2 removes it before the rule runs.
         assert_eq!(text(&p, "https://a.example:443/"), "http://a.example/");
-        // http unknown (no empty-path rule): https's empty path is `/`.
+        // http unknown: rung 2 writes its hosts otherwise than https's (no
+        // UTS #46), so the switch is refused both ways, in both forms
+        // (LADDER.md invariants 1 and 5; before, `https://xn--bcher-kva.example/a`
+        // became `http://bücher.example/a` in the `iri` form and
+        // `http://b%C3%BCcher.example/a` in the `uri` form).
         let mut forgotten = SchemeRegistry::builtin();
         forgotten.forget("http");
-        let p = with(forgotten, RuleName::ForceHttps);
-        assert_eq!(text(&p, "http://a.example"), "https://a.example/");
-        assert_eq!(text(&p, "http://a.example:443"), "https://a.example/");
-        assert_eq!(text(&p, "http://a.example?q"), "https://a.example/?q");
+        let p = with(forgotten.clone(), RuleName::ForceHttps);
+        assert_eq!(text(&p, "http://a.example"), "http://a.example");
+        assert_eq!(text(&p, "http://a.example:443"), "http://a.example:443");
+        use irinorm::ladder::Form;
+        for form in [Form::Uri, Form::Iri] {
+            let mut rules = RuleSet::default();
+            rules.insert(RuleName::ForceHttp).unwrap();
+            let p = Pipeline::new(
+                Normalizer::new(Options {
+                    schemes: forgotten.clone(),
+                    form,
+                    ..Options::default()
+                }),
+                rules,
+                Config::default(),
+            );
+            let out = text(&p, "https://xn--bcher-kva.example/a");
+            assert!(out.starts_with("https://"), "{form:?}: {out}");
+            assert_eq!(text(&p, &out), out, "{form:?}");
+        }
         // The built-in registry: as before.
         let p = with(SchemeRegistry::builtin(), RuleName::ForceHttps);
         assert_eq!(text(&p, "http://a.example:443"), "https://a.example/");

@@ -145,11 +145,6 @@ proptest! {
     fn fast_edges_idempotent_forms_agree_entry_points(x in url()) {
         for (preset, v, [u, i]) in pipelines() {
             let ctx = format!("{preset:?} {v:?}");
-            if host_differs_under_switch(*preset, *v, &x) {
-                entry_points_agree(u, &x, Form::Uri)?;
-                entry_points_agree(i, &x, Form::Iri)?;
-                continue;
-            }
             let (nu, ni) = (n(u, &x), n(i, &x));
             prop_assert_eq!(nu.is_some(), ni.is_some(), "{} {:?}: {:?} / {:?}", ctx, x, nu, ni);
             for (p, out, form) in [(u, &nu, Form::Uri), (i, &ni, Form::Iri)] {
@@ -221,22 +216,6 @@ fn respell(x: &str, how: usize) -> String {
         11 => x.split('#').next().unwrap_or(x).to_owned(),
         _ => x.replace('/', "%2F"),
     }
-}
-
-/// Known, reported to the lead (docs/testing.md, round 16): with `http`
-/// forgotten by the registry, `force-https` (in `aggressive`) keeps the
-/// host as rung 2 writes an unknown scheme's (no UTS #46), which is not
-/// how rung 2 writes an `https` host, and `force-http` the reverse
-/// (`https://xn--bcher-kva.example/a` -> `http://bücher.example/a` in the
-/// `iri` form, which the `uri` form writes `http://b%C3%BCcher.example/a`:
-/// invariants 1 and 5). The rules know no UTS #46; whether the switch
-/// should then be refused is a decision.
-fn host_differs_under_switch(p: Rules, v: Variant, x: &str) -> bool {
-    let host = x.split("://").nth(1).unwrap_or("");
-    let host = host.split(['/', '?', '#']).next().unwrap_or("");
-    matches!(p, Rules::Preset(Preset::Aggressive) | Rules::ForceHttp)
-        && matches!(v, Variant::HttpUnknown)
-        && (host.contains("xn--") || host.contains('%') || !host.is_ascii())
 }
 
 proptest! {

@@ -1156,7 +1156,7 @@ fn alias_scheme(to: &str, out: &mut String, at: &mut At) -> bool {
     }
     // A port that is the default of either scheme is no port.
     if let Some(c) = at.port {
-        if matches!(&out[c + 1..at.path], "80" | "443") {
+        if super::alias_drops_port(&out[at.start..at.scheme_end], to, &out[c + 1..at.path]) {
             at.splice(out, c, at.path, "");
             at.port = None;
         }

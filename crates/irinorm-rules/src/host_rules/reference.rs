@@ -124,7 +124,10 @@ fn apply_one(r: &HostRule, p: &mut Parts<'_>) -> bool {
                 return false;
             }
             // A port that is the default of either scheme is no port.
-            if matches!(p.port.as_deref(), Some("80" | "443")) {
+            if p.port
+                .as_deref()
+                .is_some_and(|port| super::alias_drops_port(p.scheme, to, port))
+            {
                 *p.port = None;
             }
             *p.scheme = to.clone();
