@@ -183,19 +183,18 @@ impl Default for SchemeSwitch {
 
 impl SchemeSwitch {
     pub(crate) fn of(schemes: &irinorm::scheme::SchemeRegistry) -> Self {
-        let rules = |name: &str| {
-            schemes.get(name).map_or((None, false), |i| {
+        let (http, https) = (schemes.get("http"), schemes.get("https"));
+        let rules = |info: Option<&irinorm::scheme::SchemeInfo>| {
+            info.map_or((None, false), |i| {
                 (
                     i.default_port.map(|p| p.to_string().into_boxed_str()),
                     i.empty_path_is_root,
                 )
             })
         };
-        let hosts = |name: &str| schemes.get(name).map(|i| i.dns_host);
-        let same_hosts = matches!((hosts("http"), hosts("https")), (Some(a), Some(b)) if a == b);
         SchemeSwitch {
-            to: [rules("http"), rules("https")],
-            same_hosts,
+            to: [rules(http), rules(https)],
+            same_hosts: matches!((http, https), (Some(a), Some(b)) if a.dns_host == b.dns_host),
         }
     }
 }

@@ -587,19 +587,22 @@ mod tests {
     /// is its own normal form (LADDER.md invariant 1).
     #[test]
     fn scheme_switch_follows_the_callers_registry() {
+        use irinorm::ladder::Form;
         use irinorm::scheme::{SchemeInfo, SchemeRegistry};
-        let with = |schemes: SchemeRegistry, rule: RuleName| {
+        let in_form = |schemes: SchemeRegistry, rule: RuleName, form: Form| {
             let mut rules = RuleSet::default();
             rules.insert(rule).unwrap();
             Pipeline::new(
                 Normalizer::new(Options {
                     schemes,
+                    form,
                     ..Options::default()
                 }),
                 rules,
                 Config::default(),
             )
         };
+        let with = |schemes: SchemeRegistry, rule: RuleName| in_form(schemes, rule, Form::Uri);
         let text = |p: &Pipeline, s: &str| p.normalize(s).unwrap().text.into_owned();
         // 8080 is http's default port here: it goes when https becomes
         // http; 80 is then another port, which stays.
@@ -626,19 +629,8 @@ mod tests {
         let p = with(forgotten.clone(), RuleName::ForceHttps);
         assert_eq!(text(&p, "http://a.example"), "http://a.example");
         assert_eq!(text(&p, "http://a.example:443"), "http://a.example:443");
-        use irinorm::ladder::Form;
         for form in [Form::Uri, Form::Iri] {
-            let mut rules = RuleSet::default();
-            rules.insert(RuleName::ForceHttp).unwrap();
-            let p = Pipeline::new(
-                Normalizer::new(Options {
-                    schemes: forgotten.clone(),
-                    form,
-                    ..Options::default()
-                }),
-                rules,
-                Config::default(),
-            );
+            let p = in_form(forgotten.clone(), RuleName::ForceHttp, form);
             let out = text(&p, "https://xn--bcher-kva.example/a");
             assert!(out.starts_with("https://"), "{form:?}: {out}");
             assert_eq!(text(&p, &out), out, "{form:?}");
