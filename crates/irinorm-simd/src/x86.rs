@@ -554,8 +554,16 @@ macro_rules! kernel {
             } else {
                 0
             };
+            if m == 0 {
+                // The run reaches the end (nearly every already-normal
+                // input): no triplet of these windows to fold and no stop
+                // to cut the flags and marks at (issue 14, round 17: the
+                // general answer below, with its zero `ok`/`hi` and
+                // all-ones `below`, was 17 instructions a call).
+                return Packed::new(len, flags(any, high), mark.min(first(q0, mk)).min(len));
+            }
             let (mut ok, mut hi) = (0, 0);
-            if TRIP && m != 0 {
+            if TRIP {
                 let c1 = if q0 + W < len { $load(win::<W>(b, q0 + 1)) } else { $shift(c) };
                 let c2 = if q0 + W + 1 < len { $load(win::<W>(b, q0 + 2)) } else { $shift(c1) };
                 let (ok0, hi0) = $triplets(&t, c, c1, c2);
