@@ -187,6 +187,42 @@ fn triplet_at_every_position() {
     }
 }
 
+/// Runs that reach the end (the vector kernels' own exit when the last
+/// two windows hold no stop: issue 14, round 17), with a mark and a
+/// normal triplet (high or not) at every pair of positions: the answer's
+/// flags and first mark are the ones folded from the loop and from those
+/// windows, on inputs of 0-70 and 126-136 bytes from starts 1 and 2.
+#[test]
+fn mark_and_triplet_with_no_stop() {
+    for len in (0..=70usize).chain(126..=136) {
+        for at in 0..len {
+            for (t, pct) in [(b"%2F", 1u8), (b"%C3", 3)] {
+                for m in (0..len).step_by(6).chain([len.saturating_sub(1)]) {
+                    let mut b = vec![b'a'; len];
+                    if at + 3 <= len {
+                        b[at..at + 3].copy_from_slice(t);
+                    }
+                    if b[m] == b'a' {
+                        b[m] = b'?';
+                    }
+                    for run in &RUNS {
+                        for start in [1, 2] {
+                            let want = Kernel::SCALAR.next_stop(&b, start, run);
+                            for k in Kernel::supported() {
+                                assert_eq!(
+                                    k.next_stop(&b, start, run),
+                                    want,
+                                    "{k:?} {len} {at} {pct} {m} {run:?}"
+                                );
+                            }
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
 /// The scalar kernel itself, against a model written from the definition.
 #[test]
 fn scalar_semantics() {
