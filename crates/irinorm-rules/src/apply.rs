@@ -895,8 +895,14 @@ fn filter_query_by_prefixes(
     }
     // The one-pass filter from the query's start (round 8), no screen;
     // past its limits, the screen and round 5's filter.
-    if let Some(filtered) = fast.and_then(|f| query_filter::filter_query(out, qs, qe, f)) {
-        return filtered;
+    // No closure (`fast.and_then(..)`): with `filter_query` split into
+    // `query_filter::screen` and `filter` (issue 14 round 17) the closure
+    // stayed a call of its own on the learned rules' fused path (+1.4%
+    // instructions there, callgrind).
+    if let Some(f) = fast {
+        if let Some(filtered) = query_filter::filter_query(out, qs, qe, f) {
+            return filtered;
+        }
     }
     screen_by_prefixes(out, qs, qe, pre, names, fast)
 }
