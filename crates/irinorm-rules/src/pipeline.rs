@@ -7,7 +7,9 @@ use std::sync::Arc;
 use irinorm::ladder::{CompareError, Explanation, Key, Normalizer, Options, Rung, Side, Warning};
 use irinorm::{split_trusted, Meta, ParseError};
 
-use crate::apply::{apply_split, query_in_place, query_in_place_set, Fired, Names};
+use crate::apply::{
+    apply_split, query_in_place, query_in_place_set, quick_in_place, Fired, Names, Quick,
+};
 use crate::config::Config;
 use crate::host_rules::Fused;
 use crate::preset::Preset;
@@ -54,7 +56,19 @@ pub struct Pipeline {
     /// ([`crate::host_rules::fused`]), with what [`query_in_place`] screens
     /// of the named rules (`None` when there are none).
     fused: Option<Option<RuleSet>>,
+    /// The rules stage, chosen here once (issue 14 round 17): with a
+    /// quick path ([`Quick::of`], `crawler`) [`Pipeline::rules_quick`],
+    /// else [`Pipeline::rules_in_place_general`]. A function, not a flag:
+    /// a test of a flag per URL cost `rfc` 0.9% on `isaacs_files.txt`
+    /// (callgrind), the call through the field costs what the direct call
+    /// did.
+    stage: Stage,
+    /// What the quick path screens for (meaningful with it).
+    quick: Quick,
 }
+
+/// [`Pipeline::rules_in_place`]'s stage.
+type Stage = fn(&Pipeline, &mut String, usize, &Option<Meta>, &mut Vec<RuleName>);
 
 impl Pipeline {
     /// A pipeline. The settings' text (hosts, paths, parameter names and
@@ -82,6 +96,11 @@ impl Pipeline {
                 None => named.is_empty().then_some(None),
             })
             .flatten();
+        let quick = Quick::of(rules, fused.is_some(), &names);
+        let stage: Stage = match quick {
+            Some(_) => Pipeline::rules_quick,
+            None => Pipeline::rules_in_place_general,
+        };
         Pipeline {
             normalizer,
             rules,
@@ -90,6 +109,8 @@ impl Pipeline {
             safebrowsing: false,
             query_fast: query_in_place_set(rules),
             fused,
+            stage,
+            quick: quick.unwrap_or_default(),
         }
     }
 
@@ -184,7 +205,7 @@ impl Pipeline {
         }
         let start = out.len();
         let (w, meta) = self.normalizer.normalize_into_split(input, out)?;
-        self.rules_in_place(out, start, meta, applied);
+        self.rules_in_place(out, start, &meta, applied);
         Ok(w)
     }
 
@@ -364,23 +385,84 @@ impl Pipeline {
 
     /// The rules on `out[start..]`, whose components are `meta` when the
     /// ladder knew them (already-normal input), found again otherwise.
+    /// The stage chosen when the pipeline was built (`Pipeline::stage`): with a quick path (`crawler`)
+    /// [`Pipeline::rules_quick`], the others to
+    /// [`Pipeline::rules_in_place_general`]: issue 14 round 17, the URLs
+    /// that leave early paid the whole stage's frame and its tests on the
+    /// rule set. `meta` by reference: a copy of the whole `Meta` (read
+    /// wide, just written narrow by the ladder) stalled on store-to-load
+    /// forwarding, a third of this stage's time on short references
+    /// (issue 14).
+    #[inline(always)]
     fn rules_in_place(
         &self,
         out: &mut String,
         start: usize,
-        meta: Option<Meta>,
+        meta: &Option<Meta>,
+        applied: &mut Vec<RuleName>,
+    ) {
+        (self.stage)(self, out, start, meta, applied);
+    }
+
+    /// [`Pipeline::rules_in_place`] for a set with a quick path:
+    /// [`quick_in_place`] (the host's bytes, the query's screen), the rest
+    /// of the stage out of line ([`Pipeline::rules_slow`]).
+    #[inline(never)]
+    fn rules_quick(
+        &self,
+        out: &mut String,
+        start: usize,
+        meta: &Option<Meta>,
+        applied: &mut Vec<RuleName>,
+    ) {
+        let Some(f) = self.names.query_filter.as_ref() else {
+            return self.rules_in_place_general(out, start, meta, applied);
+        };
+        let split;
+        let m = match meta {
+            Some(m) => m,
+            None => {
+                split = split_trusted(&out[start..]);
+                &split
+            }
+        };
+        if !quick_in_place(
+            out,
+            start,
+            m,
+            self.quick,
+            f,
+            self.rules,
+            &self.config,
+            &self.names,
+            applied,
+        ) {
+            self.rules_slow(out, start, m, applied);
+        }
+    }
+
+    /// [`Pipeline::rules_general`] out of line, for [`Pipeline::rules_quick`].
+    #[inline(never)]
+    fn rules_slow(&self, out: &mut String, start: usize, meta: &Meta, applied: &mut Vec<RuleName>) {
+        self.rules_general(out, start, meta, applied);
+    }
+
+    /// [`Pipeline::rules_in_place`] without a quick path.
+    #[inline(never)]
+    fn rules_in_place_general(
+        &self,
+        out: &mut String,
+        start: usize,
+        meta: &Option<Meta>,
         applied: &mut Vec<RuleName>,
     ) {
         if self.rules.is_empty() {
             return;
         }
-        // By reference: a copy of the whole `Meta` (read wide, just written
-        // narrow by the ladder) stalled on store-to-load forwarding, a
-        // third of this function's time on short references (issue 14).
         // The text is sliced only where it is split again (issue 14 round 9: its
         // char-boundary check was paid on every reference).
         let split;
-        let meta = match &meta {
+        let meta = match meta {
             Some(m) => m,
             None => {
                 split = split_trusted(&out[start..]);
@@ -409,7 +491,7 @@ impl Pipeline {
         }
         let start = out.len();
         let meta = self.normalizer.key_into_split(input, out)?;
-        self.rules_in_place(out, start, meta, &mut Vec::new());
+        self.rules_in_place(out, start, &meta, &mut Vec::new());
         Ok(())
     }
 
@@ -480,6 +562,8 @@ impl Pipeline {
                 safebrowsing: false,
                 query_fast: self.query_fast,
                 fused: self.fused,
+                stage: self.stage,
+                quick: self.quick,
             };
             if p.equivalent(a, b)? {
                 return Ok(Some(rung));

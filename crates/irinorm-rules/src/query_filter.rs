@@ -616,17 +616,12 @@ fn amps(o: &[u8], qs: usize, len: usize, base: usize) -> u64 {
 }
 
 /// `remove-query-params` with `f` on the query `out[qs..qe]`, as
-/// [`filter`] from the query's start (the same results), in one pass over
-/// the query with one judge ([`QueryFilter::goes_bounded`]): here, inline,
-/// its first part, until the first parameter that goes: the `&` of each
-/// block of 64 bytes and each parameter judged in screen mode (a name
-/// whose bucket is empty costs a predicted branch, no compare); most
-/// queries lose nothing, and then this is all (no frame, no starts noted:
-/// `isaacs_files.txt`, one short parameter per query; `len 161+`). From
-/// the first parameter that goes, [`filter`] takes over: only that
-/// parameter's block mask is made again (round 8; before it, the screen
-/// had its own tables and the filter re-read from that block with
-/// padding pushed onto the output).
+/// [`filter`] from the query's start (the same results): [`screen`], then
+/// [`filter`] from the first parameter that goes. From the first
+/// parameter that goes, [`filter`] takes over: only that parameter's
+/// block mask is made again (round 8; before it, the screen had its own
+/// tables and the filter re-read from that block with padding pushed onto
+/// the output).
 #[inline(always)]
 pub(crate) fn filter_query(
     out: &mut String,
@@ -634,20 +629,33 @@ pub(crate) fn filter_query(
     qe: usize,
     f: &QueryFilter,
 ) -> Option<bool> {
+    match screen(out.as_bytes(), qs, qe, f) {
+        Some(at) => filter(out, qs, qe, f, at),
+        None => Some(false),
+    }
+}
+
+/// The start (from `qs`) of the first parameter of the query `o[qs..qe]`
+/// that `f` removes, or `None` when none goes: read-only, in one pass over
+/// the query with one judge ([`QueryFilter::goes_bounded`]): the `&` of
+/// each block of 64 bytes and each parameter judged in screen mode (a name
+/// whose bucket is empty costs a predicted branch, no compare); most
+/// queries lose nothing, and then this is all (no frame, no starts noted:
+/// `isaacs_files.txt`, one short parameter per query; `len 161+`). Apart
+/// from [`filter_query`] since issue 14 round 17, so that `crawler`'s
+/// rules stage screens with no frame for the cuts (`apply::quick_in_place`).
+#[inline(always)]
+pub(crate) fn screen(o: &[u8], qs: usize, qe: usize, f: &QueryFilter) -> Option<usize> {
     let len = qe - qs;
     if len == 0 {
-        return Some(false);
+        return None;
     }
-    let o = out.as_bytes();
     if len <= 64 && qe >= 64 {
         // One block, the 64 bytes that end the query: one parameter is
         // one judge (no loop).
         let m = irinorm_simd::eq_mask64_padded(o, qe - 64, b'&') >> (64 - len);
         if m == 0 {
-            return match f.goes_bounded(o, qs, 0, len, true) {
-                true => filter(out, qs, qe, f, 0),
-                false => Some(false),
-            };
+            return f.goes_bounded(o, qs, 0, len, true).then_some(0);
         }
     }
     // The bytes the blocks below may read in place: to 16 past the
@@ -659,7 +667,7 @@ pub(crate) fn filter_query(
         None => f.goes_bounded(o, qs, 0, len, true),
     };
     if first {
-        return filter(out, qs, qe, f, 0);
+        return Some(0);
     }
     let mut base = 0;
     // The blocks before the last one whose names can all be read in place
@@ -680,7 +688,7 @@ pub(crate) fn filter_query(
         while m != 0 {
             let at = m.trailing_zeros() as usize + 1;
             if f.goes_in(&w[at..at + 17], true) {
-                return filter(out, qs, qe, f, base + at);
+                return Some(base + at);
             }
             m &= m - 1;
         }
@@ -691,13 +699,13 @@ pub(crate) fn filter_query(
         while m != 0 {
             let at = base + m.trailing_zeros() as usize + 1;
             if f.goes_bounded(o, qs, at, len, true) {
-                return filter(out, qs, qe, f, at);
+                return Some(at);
             }
             m &= m - 1;
         }
         base += 64;
         if base >= len {
-            return Some(false);
+            return None;
         }
     }
 }
