@@ -343,6 +343,49 @@ fn bad_records_and_bad_files_are_reported_and_the_rest_goes_on() {
     assert_eq!(s.count().unwrap(), 1);
 }
 
+/// Round 17 (docs/testing.md): a line of white space that is not ASCII (a
+/// vertical tab, a no-break space) in a line file was taken for blank and
+/// vanished: not stored, not rejected, exit status 0 (the contract: bad
+/// input never vanishes, `N = S + P + R`). It is a rejected record now,
+/// for `evidence ingest` and for `learn`.
+#[test]
+fn a_line_of_other_white_space_is_rejected_not_dropped() {
+    let dir = tempfile::tempdir().unwrap();
+    let log = dir.path().join("log.tsv");
+    std::fs::write(
+        &log,
+        b"http://a.example/x\t301\t/x/\n\x0b\n\xc2\xa0\n \t\r\n",
+    )
+    .unwrap();
+    let log = log.display().to_string();
+    let r = run_in(
+        dir.path(),
+        &[
+            "evidence",
+            "ingest",
+            "--db",
+            "e.db",
+            "--rejects",
+            "rej.tsv",
+            &log,
+        ],
+        b"",
+    );
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(
+        r.stderr
+            .contains("log.tsv: 3 records: 1 stored, 0 already present, 2 rejected"),
+        "{}",
+        r.stderr
+    );
+    let rej = common::rejects(&dir.path().join("rej.tsv"));
+    let lines: Vec<&str> = rej.iter().map(|r| r[1].as_str()).collect();
+    assert_eq!(lines, ["2", "3"]);
+    let r = run_in(dir.path(), &["learn", "-i", &log, "-o", "rules.toml"], b"");
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    assert!(r.stderr.contains("2 rejected"), "{}", r.stderr);
+}
+
 #[test]
 fn pywb_and_warcio_samples() {
     let Some(ev) = irinorm_testdata::evidence_dir("cli pywb_and_warcio_samples") else {

@@ -209,6 +209,22 @@ impl Names {
     /// pay, nor [`apply`], which builds its names per call and goes
     /// through [`apply_split`].
     pub(crate) fn new(config: &Config, query_tables: bool) -> Self {
+        Names::with_schemes(
+            config,
+            query_tables,
+            &irinorm::scheme::SchemeRegistry::builtin(),
+        )
+    }
+
+    /// [`Names::new`] for a pipeline whose scheme registry is `schemes`:
+    /// `force-http(s)` ([`SchemeSwitch`]) and the host rules
+    /// ([`crate::host_rules::HostSchemes`]) resolve what they need of it
+    /// once, here (round 17: the host rules saw the built-in registry).
+    pub(crate) fn with_schemes(
+        config: &Config,
+        query_tables: bool,
+        schemes: &irinorm::scheme::SchemeRegistry,
+    ) -> Self {
         Names {
             query_params: NameIndex::new(&config.query_params),
             query_prefixes: query_tables
@@ -221,8 +237,8 @@ impl Names {
             session_prefixes: query_tables
                 .then(|| ParamPrefixes::new(&config.session_ids))
                 .flatten(),
-            host_rules: HostIndex::new(&config.host_rules),
-            switch: SchemeSwitch::default(),
+            host_rules: HostIndex::with_schemes(&config.host_rules, schemes),
+            switch: SchemeSwitch::of(schemes),
         }
     }
 

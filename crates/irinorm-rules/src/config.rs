@@ -248,6 +248,11 @@ pub fn load_toml(
             },
         );
     }
+    // With the registry as this file leaves it (a `--schemes` file is
+    // loaded first): an `alias-scheme` the pipeline would leave out is
+    // refused here, with the rule and the reason (round 17,
+    // `host_rules::HostSchemes`).
+    crate::host_rules::check_scheme_aliases(&config.host_rules, schemes)?;
     Ok(())
 }
 

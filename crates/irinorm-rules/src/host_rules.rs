@@ -363,10 +363,35 @@ pub(crate) struct HostIndex {
     /// The rules compiled into one plan per host (`plan.rs`), when no
     /// rule has a `*.suffix` host.
     pub(crate) plans: Option<Plans>,
+    /// What the rules need of the pipeline's scheme registry (round 17).
+    pub(crate) schemes: HostSchemes,
+    /// For each rule, its `alias-scheme` target resolved in `schemes`.
+    targets: Vec<Option<SchemeTarget>>,
 }
 
 impl HostIndex {
+    /// The rules with the built-in scheme registry.
     pub(crate) fn new(rules: &[HostRule]) -> Self {
+        HostIndex::with_schemes(rules, &irinorm::scheme::SchemeRegistry::builtin())
+    }
+
+    /// The rules for a pipeline whose scheme registry is `registry`: an
+    /// `alias-scheme` it refuses is left out ([`HostSchemes`]).
+    pub(crate) fn with_schemes(
+        rules: &[HostRule],
+        registry: &irinorm::scheme::SchemeRegistry,
+    ) -> Self {
+        let schemes = HostSchemes::of(registry);
+        let target = |r: &HostRule| match &r.kind {
+            HostRuleKind::AliasScheme { to } => schemes.target(to),
+            _ => None,
+        };
+        let kept: Vec<HostRule> = rules
+            .iter()
+            .filter(|r| !matches!(r.kind, HostRuleKind::AliasScheme { .. }) || target(r).is_some())
+            .cloned()
+            .collect();
+        let rules = &kept[..];
         let mut order: Vec<u32> = (0..rules.len() as u32).collect();
         // Stable: rules of one kind keep the file's order.
         order.sort_by_key(|&i| rules[i as usize].kind.rank());
@@ -382,7 +407,9 @@ impl HostIndex {
                 })
                 .collect(),
             prefixed: rules.iter().map(|r| r.path != "/").collect(),
-            plans: Plans::new(rules),
+            plans: Plans::new(rules, &schemes),
+            targets: rules.iter().map(target).collect(),
+            schemes,
             ..HostIndex::default()
         };
         for i in order {
@@ -493,6 +520,12 @@ impl HostIndex {
     ) -> Changed {
         let mut changed = Changed::default();
         let mut ids = self.for_host(p.host);
+        // Only URLs whose scheme writes hosts as the rules' hosts are
+        // written (LADDER.md invariant 5; [`HostSchemes`]): looked at for
+        // a host with rules only.
+        if !ids.is_empty() && !self.schemes.in_scope(p.scheme.as_bytes()) {
+            return changed;
+        }
         // Which rules a later round must look at again: a rule is a
         // function of the components it reads, so when none of them
         // changed since it last looked (it said no, or fired and is
@@ -554,7 +587,8 @@ impl HostIndex {
                     false
                 } else {
                     let before = notes.as_ref().map(|_| recompose(p));
-                    let fired = apply_one(r, self.finders[ids[at] as usize].as_ref(), p);
+                    let i = ids[at] as usize;
+                    let fired = apply_one(r, self.finders[i].as_ref(), self.targets[i].as_ref(), p);
                     if let (true, Some(n), Some(b)) = (fired, notes.as_deref_mut(), before) {
                         let mut what = r.kind.describe();
                         if r.host != **p.host || r.path != "/" {
@@ -796,38 +830,177 @@ fn contains_whole(
     })
 }
 
-/// Whether `alias-scheme` from `from` to `to` drops the URL's `port`: when
-/// it is the default port of either scheme in the built-in registry (RFC
-/// 3986 §6.2.3). The source's, because the alias says the two schemes'
-/// default locations serve the same (`http://h:80/` is `http://h/`, so
-/// `https://h/`); the target's, because rung 2 would drop it from the
-/// output (LADDER.md invariant 1). Round 16 (docs/testing.md): the rule
-/// dropped `80` and `443` whatever the schemes, so that `to = "ftp"` made
-/// `http://h:21/x` `ftp://h:21/x` (whose N is `ftp://h/x`) and
-/// `http://h:443/x` `ftp://h/x` (another port). The rules see the built-in
-/// registry, not a caller's `--schemes` (docs/rules.md).
-pub(crate) fn alias_drops_port(from: &str, to: &str, port: &str) -> bool {
-    let default = |scheme: &str| irinorm::scheme::builtin(scheme).and_then(|i| i.default_port);
-    match port.parse::<u16>() {
-        Ok(n) => default(from) == Some(n) || default(to) == Some(n),
-        Err(_) => false,
+/// What the host rules need of the pipeline's scheme registry (the
+/// caller's `--schemes`, docs/schemes.md), resolved once when the rules
+/// are built ([`HostIndex::with_schemes`]), not per URL. Round 17
+/// (docs/testing.md) closed two limitations of round 16:
+///
+/// - Which URLs the rules look at. A rule's host is written as `http`
+///   writes a host (`config/normal.rs`: `http://HOST/` normalized), so it
+///   is the host of a URL in both forms only when the URL's scheme writes
+///   its host as `http` does: rung 2 applies UTS #46 to a DNS host and
+///   percent-encodes any other (RFC 3986 §3.2.2, RFC 3987 §3.1). A rule on
+///   `bücher.example` matched `foo://bücher.example/` in the `iri` form and
+///   not `foo://b%C3%BCcher.example/` in the `uri` form (LADDER.md
+///   invariant 5). The rules now hold only for URLs whose scheme has the
+///   registry's `dns-host` of `http` ([`HostSchemes::in_scope`]).
+/// - What `alias-scheme` writes. The target's rung 2 rules are the
+///   registry's (RFC 3986 §6.2.3): the port goes when it is the default of
+///   either scheme there ([`SchemeTarget::drops_port`]); with 8080 as
+///   `http`'s default, `to = "http"` made `https://h.example:8080/`
+///   `http://h.example:8080/`, whose N is `http://h.example/` (invariant
+///   1). A target that does not write hosts as `http` does, or that has a
+///   scheme-specific normalizer (`file`, `mailto`, ...: rung 2 would
+///   rewrite more than the port), is refused: the rule is left out of the
+///   pipeline, and the settings loader reports it ([`check_scheme_aliases`]).
+#[derive(Clone, Debug)]
+pub(crate) struct HostSchemes {
+    registry: irinorm::scheme::SchemeRegistry,
+    /// `http`'s `dns-host` (false when the registry forgets `http`).
+    dns: bool,
+    /// Whether `http` and `https` URLs are in scope: the common schemes
+    /// compared inline.
+    http: bool,
+    https: bool,
+}
+
+impl Default for HostSchemes {
+    fn default() -> Self {
+        HostSchemes::of(&irinorm::scheme::SchemeRegistry::builtin())
     }
+}
+
+impl HostSchemes {
+    pub(crate) fn of(registry: &irinorm::scheme::SchemeRegistry) -> Self {
+        let dns = |s: &str| registry.get(s).is_some_and(|i| i.dns_host);
+        let http = dns("http");
+        HostSchemes {
+            registry: registry.clone(),
+            dns: http,
+            http: true,
+            https: dns("https") == http,
+        }
+    }
+
+    /// Whether the rules' hosts are compared with the host of a URL of
+    /// `scheme` (see the type's doc): its scheme writes hosts as `http`.
+    #[inline(always)]
+    pub(crate) fn in_scope(&self, scheme: &[u8]) -> bool {
+        // `http` and `https` by one 4-byte compare and the length (a
+        // `match` on the two literals was ~40 instructions a URL with
+        // rules on the learned crawl, by callgrind).
+        if scheme.first_chunk::<4>() == Some(b"http") {
+            match scheme.len() {
+                4 => return self.http,
+                5 if scheme[4] == b's' => return self.https,
+                _ => {}
+            }
+        }
+        self.other_in_scope(scheme)
+    }
+
+    #[inline(never)]
+    fn other_in_scope(&self, scheme: &[u8]) -> bool {
+        let info = match std::str::from_utf8(scheme) {
+            Ok(s) if !s.bytes().any(|b| b.is_ascii_uppercase()) => self.registry.get(s),
+            // Upper case below rung 1 (RFC 3986 §6.2.2.1 is rung 1's).
+            _ => self
+                .registry
+                .get(&String::from_utf8_lossy(scheme).to_ascii_lowercase()),
+        };
+        info.is_some_and(|i| i.dns_host) == self.dns
+    }
+
+    /// `alias-scheme to = "{to}"` for this registry, or `None` when it is
+    /// refused (see the type's doc).
+    pub(crate) fn target(&self, to: &str) -> Option<SchemeTarget> {
+        let info = self.registry.get(to);
+        let special = info.is_some_and(|i| i.special != irinorm::scheme::Special::None);
+        (info.is_some_and(|i| i.dns_host) == self.dns && !special).then(|| SchemeTarget {
+            to: to.into(),
+            port: info.and_then(|i| i.default_port),
+            registry: self.registry.clone(),
+        })
+    }
+}
+
+/// An `alias-scheme` target with its default port in the pipeline's
+/// registry ([`HostSchemes::target`]); derefs to the scheme's name.
+#[derive(Clone, Debug)]
+pub(crate) struct SchemeTarget {
+    to: Box<str>,
+    port: Option<u16>,
+    /// For the source scheme's default port (looked up only when the URL
+    /// has a port and the alias fires).
+    registry: irinorm::scheme::SchemeRegistry,
+}
+
+impl std::ops::Deref for SchemeTarget {
+    type Target = str;
+    fn deref(&self) -> &str {
+        &self.to
+    }
+}
+
+impl SchemeTarget {
+    /// Whether `alias-scheme` from `from` drops the URL's `port`: when it
+    /// is the default port of either scheme in the pipeline's registry
+    /// (RFC 3986 §6.2.3). The source's, because the alias says the two
+    /// schemes' default locations serve the same (`http://h:80/` is
+    /// `http://h/`, so `https://h/`); the target's, because rung 2 would
+    /// drop it from the output (LADDER.md invariant 1). Round 16
+    /// (docs/testing.md): the rule dropped `80` and `443` whatever the
+    /// schemes, so that `to = "ftp"` made `http://h:21/x` `ftp://h:21/x`
+    /// (whose N is `ftp://h/x`) and `http://h:443/x` `ftp://h/x` (another
+    /// port); round 17: the registry is the caller's, not the built-in one.
+    pub(crate) fn drops_port(&self, from: &str, port: &str) -> bool {
+        match port.parse::<u16>() {
+            Ok(n) => {
+                self.port == Some(n)
+                    || self.registry.get(from).and_then(|i| i.default_port) == Some(n)
+            }
+            Err(_) => false,
+        }
+    }
+}
+
+/// Refuses `alias-scheme` rules whose target `schemes` does not allow
+/// (`HostSchemes`: a target that writes hosts otherwise than `http`, or
+/// with a scheme-specific normalizer), which a pipeline with that registry
+/// leaves out. What the settings loader calls once the registry is known.
+pub fn check_scheme_aliases(
+    rules: &[HostRule],
+    schemes: &irinorm::scheme::SchemeRegistry,
+) -> Result<(), String> {
+    let s = HostSchemes::of(schemes);
+    for r in rules {
+        if let HostRuleKind::AliasScheme { to } = &r.kind {
+            if s.target(to).is_none() {
+                return Err(format!(
+                    "[[host-rule]] alias-scheme for {}: `to = {to:?}` does not write hosts as http does in the scheme registry (dns-host), or has a scheme-specific normalizer: rung 2 would write the URL otherwise in the two forms (the rule would not be idempotent)",
+                    r.host
+                ));
+            }
+        }
+    }
+    Ok(())
 }
 
 fn apply_one<'x>(
     r: &'x HostRule,
     finder: Option<&memmem::Finder<'_>>,
+    target: Option<&SchemeTarget>,
     p: &mut Comps<'_, 'x>,
 ) -> bool {
     match &r.kind {
         HostRuleKind::AliasScheme { to } => {
-            if **p.scheme == **to {
+            let Some(target) = target.filter(|_| **p.scheme != **to) else {
                 return false;
-            }
+            };
             // A port that is the default of either scheme is no port.
             if p.port
                 .as_deref()
-                .is_some_and(|port| alias_drops_port(p.scheme, to, port))
+                .is_some_and(|port| target.drops_port(p.scheme, port))
             {
                 *p.port = None;
             }
@@ -1107,6 +1280,16 @@ pub(crate) fn fused<const LISTED: bool>(
     let Some(mut at) = At::of_meta(out, start, m) else {
         return done(out, applied);
     };
+    // Only URLs whose scheme writes hosts as the rules' hosts are written
+    // (LADDER.md invariant 5; [`HostSchemes`]): a test of the scheme's
+    // bytes, for a host with rules only.
+    if !names
+        .host_rules
+        .schemes
+        .in_scope(&out.as_bytes()[at.start..at.scheme_end])
+    {
+        return done(out, applied);
+    }
     let ran = plans.run(p, out, &mut at);
     if !ran.any {
         return done(out, applied);
@@ -1264,6 +1447,9 @@ impl HostRuleSet {
         let mut out = String::with_capacity(url.len() + 8);
         out.push_str(&url[..body]);
         let mut at = At::of(&out, 0, &irinorm::split_trusted(&out).offsets())?;
+        if !self.0.schemes.in_scope(&out.as_bytes()[..at.scheme_end]) {
+            return None;
+        }
         let ran = if compiled {
             plans.run(p, &mut out, &mut at)
         } else {

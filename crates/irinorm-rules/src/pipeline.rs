@@ -87,8 +87,11 @@ impl Pipeline {
         plain.ignore_fragment = false;
         let host_norm = Normalizer::new(plain);
         crate::config::normal::in_form(&mut config, &host_norm);
-        let mut names = Names::new(&config, rules.contains(RuleName::RemoveQueryParams));
-        names.switch = crate::apply::SchemeSwitch::of(&normalizer.options().schemes);
+        let names = Names::with_schemes(
+            &config,
+            rules.contains(RuleName::RemoveQueryParams),
+            &normalizer.options().schemes,
+        );
         let named = rules.without(RuleName::HostRules);
         let fused = (rules.contains(RuleName::HostRules) && names.host_rules.plans.is_some())
             .then(|| match query_in_place_set(named) {
@@ -731,6 +734,143 @@ mod tests {
             let once = text(&p, s);
             assert_eq!(text(&p, &once), once, "{s}");
         }
+    }
+
+    /// Round 17 (docs/testing.md): host rules follow the normalizer's
+    /// registry as `force-http(s)` does. `alias-scheme` drops a port that
+    /// is the default of either scheme *there* (RFC 3986 §6.2.3), so that
+    /// the output is its own normal form (LADDER.md invariant 1); a target
+    /// that writes hosts otherwise than `http` is refused, and the loader
+    /// says so. Before, with 8080 as http's default, `to = "http"` made
+    /// `https://h.example:8080/` `http://h.example:8080/` (N:
+    /// `http://h.example/`).
+    #[test]
+    fn host_rules_follow_the_callers_registry() {
+        use crate::host_rules::{HostRule, HostRuleKind};
+        use irinorm::ladder::Form;
+        use irinorm::scheme::{SchemeInfo, SchemeRegistry};
+        let alias = |to: &str| {
+            HostRule::learned(
+                "h.example",
+                "/",
+                HostRuleKind::AliasScheme { to: to.into() },
+            )
+        };
+        let pipe = |schemes: SchemeRegistry, to: &str, form: Form| {
+            Pipeline::new(
+                Normalizer::new(Options {
+                    schemes,
+                    form,
+                    ..Options::default()
+                }),
+                RuleSet::default(),
+                Config {
+                    host_rules: vec![alias(to)],
+                    ..Config::default()
+                },
+            )
+        };
+        let text = |p: &Pipeline, s: &str| p.normalize(s).unwrap().text.into_owned();
+        let mut p8080 = SchemeRegistry::builtin();
+        p8080.insert(
+            "http",
+            SchemeInfo {
+                default_port: Some(8080),
+                ..*SchemeRegistry::builtin().get("http").unwrap()
+            },
+        );
+        for form in [Form::Uri, Form::Iri] {
+            let p = pipe(p8080.clone(), "http", form);
+            // 8080 is http's default here: no port (RFC 3986 §6.2.3).
+            assert_eq!(text(&p, "https://h.example:8080/"), "http://h.example/");
+            // 80 is neither https's default nor (here) http's: it stays.
+            assert_eq!(text(&p, "https://h.example:80/"), "http://h.example:80/");
+            for s in ["https://h.example:8080/", "https://h.example:80/x"] {
+                let once = text(&p, s);
+                assert_eq!(text(&p, &once), once, "{form:?} {s}");
+            }
+            // The built-in registry: 80 is http's default, as before.
+            let p = pipe(SchemeRegistry::builtin(), "http", form);
+            assert_eq!(text(&p, "https://h.example:80/"), "http://h.example/");
+            assert_eq!(
+                text(&p, "https://h.example:8080/"),
+                "http://h.example:8080/"
+            );
+        }
+        // https forgotten: it writes hosts without UTS #46, http with it;
+        // `to = "https"` is refused (left out: nothing changes).
+        let mut forgotten = SchemeRegistry::builtin();
+        forgotten.forget("https");
+        let p = pipe(forgotten.clone(), "https", Form::Iri);
+        assert_eq!(text(&p, "http://h.example/"), "http://h.example/");
+        // A scheme-specific normalizer (`file`: rung 2 writes more than
+        // the port) and an unknown scheme are refused too.
+        for to in ["file", "foo"] {
+            let p = pipe(SchemeRegistry::builtin(), to, Form::Uri);
+            assert_eq!(text(&p, "http://h.example/x"), "http://h.example/x", "{to}");
+        }
+        // A known DNS scheme is allowed, with its own default port.
+        let p = pipe(SchemeRegistry::builtin(), "ftp", Form::Uri);
+        assert_eq!(text(&p, "http://h.example:21/x"), "ftp://h.example/x");
+        // The settings loader refuses what the pipeline leaves out, with
+        // the registry as the files leave it.
+        let file = "[[host-rule]]\nhost = \"h.example\"\nrule = \"alias-scheme\"\nto = \"https\"\n";
+        let (mut c, mut s) = (Config::default(), forgotten);
+        let e = crate::load_toml(file, &mut c, &mut s).unwrap_err();
+        assert!(e.contains("alias-scheme") && e.contains("dns-host"), "{e}");
+        let (mut c, mut s) = (Config::default(), SchemeRegistry::builtin());
+        crate::load_toml(file, &mut c, &mut s).unwrap();
+        let e = crate::load_toml(&file.replace("https", "file"), &mut c, &mut s).unwrap_err();
+        assert!(e.contains("alias-scheme"), "{e}");
+    }
+
+    /// Round 17 (docs/testing.md): host rules hold only for URLs whose
+    /// scheme writes its host as `http` does in the registry (a rule's host
+    /// is written as an `http` host, `config/normal.rs`). A scheme whose
+    /// host is not a DNS name keeps a non-ASCII host percent-encoded in the
+    /// `uri` form (RFC 3986 §3.2.2) and as it is in the `iri` form, where
+    /// the rule's host is `xn--bcher-kva.example` and `bücher.example`:
+    /// before, `alias-scheme to = "https"` on `bücher.example` changed
+    /// `foo://bücher.example/` in the `iri` form only (LADDER.md
+    /// invariant 5).
+    #[test]
+    fn host_rules_hold_for_schemes_that_write_hosts_as_http() {
+        use crate::host_rules::{HostRule, HostRuleKind};
+        use irinorm::ladder::Form;
+        let pipe = |form: Form| {
+            Pipeline::new(
+                Normalizer::new(Options::new(Rung::Scheme, form)),
+                RuleSet::default(),
+                Config {
+                    host_rules: vec![
+                        HostRule::learned(
+                            "bücher.example",
+                            "/",
+                            HostRuleKind::AliasScheme { to: "https".into() },
+                        ),
+                        HostRule::learned("bücher.example", "/", HostRuleKind::LowercasePath),
+                    ],
+                    ..Config::default()
+                },
+            )
+        };
+        let (uri, iri) = (pipe(Form::Uri), pipe(Form::Iri));
+        let text = |p: &Pipeline, s: &str| p.normalize(s).unwrap().text.into_owned();
+        for s in ["foo://bücher.example/X", "foo://xn--bcher-kva.example/X"] {
+            let (u, i) = (text(&uri, s), text(&iri, s));
+            assert!(u.starts_with("foo://") && u.ends_with("/X"), "{s}: {u}");
+            assert!(i.starts_with("foo://") && i.ends_with("/X"), "{s}: {i}");
+            assert_eq!(irinorm::iri_to_uri(&i).unwrap(), u, "{s}");
+        }
+        // A DNS scheme of the registry other than http(s): the rules hold.
+        assert_eq!(
+            text(&uri, "ftp://bücher.example/X"),
+            "https://xn--bcher-kva.example/x"
+        );
+        assert_eq!(
+            text(&iri, "ftp://bücher.example/X"),
+            "https://bücher.example/x"
+        );
     }
 
     #[test]

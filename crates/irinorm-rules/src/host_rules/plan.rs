@@ -51,7 +51,7 @@ const QUERY: u8 = 8;
 
 #[derive(Clone, Debug)]
 enum Op {
-    Scheme(Box<str>),
+    Scheme(Box<super::SchemeTarget>),
     /// The canonical host, and its plan when it has one.
     Host(Box<str>, Option<u32>),
     Params(Box<ParamTable>),
@@ -643,7 +643,7 @@ pub(crate) const WROTE_HOST: u8 = HOST;
 
 impl Plans {
     /// Compiles `rules`: `None` when a rule has a `*.suffix` host.
-    pub(crate) fn new(rules: &[HostRule]) -> Option<Plans> {
+    pub(crate) fn new(rules: &[HostRule], schemes: &super::HostSchemes) -> Option<Plans> {
         if rules.iter().any(|r| r.host.starts_with("*.")) {
             return None;
         }
@@ -662,7 +662,7 @@ impl Plans {
         }
         let mut plans: Vec<Plan> = hosts
             .iter()
-            .map(|(_, rs)| Plan::new(rs, &by_host))
+            .map(|(_, rs)| Plan::new(rs, &by_host, schemes))
             .collect();
         let alias = |p: &Plan| match (&p.steps[0].op, p.alias_only) {
             (Op::Host(to, t), true) => Some((to.clone(), *t)),
@@ -958,16 +958,22 @@ fn visit(
 }
 
 impl Plan {
-    fn new(rules: &[&HostRule], by_host: &FxHashMap<Box<str>, u32>) -> Plan {
+    fn new(
+        rules: &[&HostRule],
+        by_host: &FxHashMap<Box<str>, u32>,
+        schemes: &super::HostSchemes,
+    ) -> Plan {
         let prefix = |r: &HostRule| (r.path != "/").then(|| r.path.as_str().into());
         let mut steps: Vec<Step> = Vec::with_capacity(rules.len());
         for r in rules {
             let pre: Option<Box<str>> = prefix(r);
             let p = if pre.is_some() { PATH } else { 0 };
             let (op, reads, writes) = match &r.kind {
-                HostRuleKind::AliasScheme { to } => {
-                    (Op::Scheme(to.as_str().into()), SCHEME, SCHEME)
-                }
+                // A target the registry refuses was left out (`HostIndex`).
+                HostRuleKind::AliasScheme { to } => match schemes.target(to) {
+                    Some(t) => (Op::Scheme(Box::new(t)), SCHEME, SCHEME),
+                    None => continue,
+                },
                 HostRuleKind::AliasHost { to } => (
                     Op::Host(to.as_str().into(), by_host.get(to.as_str()).copied()),
                     HOST,
@@ -1149,14 +1155,14 @@ fn exec(op: &Op, out: &mut String, at: &mut At) -> bool {
 
 /// `alias-scheme`.
 #[inline(always)]
-fn alias_scheme(to: &str, out: &mut String, at: &mut At) -> bool {
+fn alias_scheme(to: &super::SchemeTarget, out: &mut String, at: &mut At) -> bool {
     // Bytes, word-wise (no `str` slicing, no `memcmp` call).
     if same_bytes(&out.as_bytes()[at.start..at.scheme_end], to.as_bytes()) {
         return false;
     }
     // A port that is the default of either scheme is no port.
     if let Some(c) = at.port {
-        if super::alias_drops_port(&out[at.start..at.scheme_end], to, &out[c + 1..at.path]) {
+        if to.drops_port(&out[at.start..at.scheme_end], &out[c + 1..at.path]) {
             at.splice(out, c, at.path, "");
             at.port = None;
         }
@@ -1523,7 +1529,7 @@ mod tests {
             rule("t", "/", HostRuleKind::RemoveTrailingSlash),
             rule("t", "/", HostRuleKind::RemoveTrailingSlash),
         ];
-        let plans = Plans::new(&rules).expect("no *.suffix host");
+        let plans = Plans::new(&rules, &Default::default()).expect("no *.suffix host");
         let compiled = |h: &str| {
             let p = plans.lookup(h.as_bytes()).expect("a host with rules");
             plans.plans[p as usize].round1.is_some()

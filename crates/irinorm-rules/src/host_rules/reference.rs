@@ -10,7 +10,12 @@ use super::{HostIndex, HostRule, HostRuleKind};
 pub(super) fn apply(ix: &HostIndex, url: &str) -> Option<String> {
     let m = irinorm::split_trusted(url);
     let host = m.host(url)?;
-    if !ix.has_host(host) || !m.path(url).starts_with('/') {
+    // Round 17: only URLs whose scheme writes hosts as the rules' hosts
+    // are written (LADDER.md invariant 5; `super::HostSchemes`).
+    if !ix.has_host(host)
+        || !m.path(url).starts_with('/')
+        || !ix.schemes.in_scope(m.scheme(url)?.as_bytes())
+    {
         return None;
     }
     let mut scheme = m.scheme(url)?.to_owned();
@@ -77,7 +82,7 @@ fn apply_parts(ix: &HostIndex, p: &mut Parts<'_>) -> bool {
                 if !p.path.starts_with(&r.path) {
                     continue;
                 }
-                if !apply_one(r, p) {
+                if !apply_one(ix, r, p) {
                     continue;
                 }
                 round = true;
@@ -117,16 +122,17 @@ fn has_dot_segment(path: &str) -> bool {
     path.split('/').any(|s| s == "." || s == "..")
 }
 
-fn apply_one(r: &HostRule, p: &mut Parts<'_>) -> bool {
+fn apply_one(ix: &HostIndex, r: &HostRule, p: &mut Parts<'_>) -> bool {
     match &r.kind {
         HostRuleKind::AliasScheme { to } => {
-            if p.scheme == to {
+            // The target in the pipeline's registry, looked up each time.
+            let Some(target) = ix.schemes.target(to).filter(|_| p.scheme != to) else {
                 return false;
-            }
+            };
             // A port that is the default of either scheme is no port.
             if p.port
                 .as_deref()
-                .is_some_and(|port| super::alias_drops_port(p.scheme, to, port))
+                .is_some_and(|port| target.drops_port(p.scheme, port))
             {
                 *p.port = None;
             }

@@ -33,7 +33,7 @@ use super::{
 /// (for the wake masks and what they write).
 #[derive(Clone, Debug)]
 pub(super) struct FirstRound {
-    scheme: Option<(u8, Box<str>)>,
+    scheme: Option<(u8, Box<super::super::SchemeTarget>)>,
     host: Option<(Box<str>, Option<u32>)>,
     params: Option<(u8, Box<ParamTable>)>,
     sort: Option<u8>,
@@ -311,7 +311,7 @@ mod tests {
         ] {
             rules.push(HostRule::learned("w", "/", subst(f, t)));
         }
-        let plans = Plans::new(&rules).expect("no *.suffix host");
+        let plans = Plans::new(&rules, &Default::default()).expect("no *.suffix host");
         let table = |h: &str| {
             let p = plans.lookup(h.as_bytes()).expect("a host with rules");
             let r = plans.plans[p as usize].round1.as_deref();
