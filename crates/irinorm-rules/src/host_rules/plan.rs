@@ -187,8 +187,11 @@ struct Plan {
     first: [u64; 4],
     /// The first round compiled into one pass in the fixed order, for a
     /// plan whose steps hold on every path ([`FirstRound::new`]); `None`:
-    /// the step loop.
-    round1: Option<Box<FirstRound>>,
+    /// the step loop. Held in the plan, not boxed: the run reaches the
+    /// round's data through the plan's pointer alone (issue 11, round 17:
+    /// the round's own pointer was a second base kept on the stack and
+    /// reloaded after each call).
+    round1: Option<FirstRound>,
 }
 
 /// The plans of a settings file, by exact host.
@@ -641,6 +644,30 @@ pub(crate) struct Ran {
 pub(crate) const WROTE_SCHEME: u8 = SCHEME;
 pub(crate) const WROTE_HOST: u8 = HOST;
 
+/// What a run changed while it runs: the components written (bits of
+/// [`Ran::wrote`]) and [`SPELLED`], in one byte the run keeps in a
+/// register (issue 11, round 17: [`Ran`]'s four fields were four values
+/// of the run, spilled to the stack and reloaded). Every step writes some
+/// component, so a rule fired when a bit is set, and only a host alias
+/// writes the host.
+type Fired = u8;
+
+/// [`Fired`]'s bit for a substitution that fired.
+const SPELLED: Fired = 16;
+
+impl Ran {
+    /// [`Ran`] from a run's [`Fired`] bits.
+    #[inline(always)]
+    fn of(bits: Fired) -> Ran {
+        Ran {
+            any: bits != 0,
+            host: bits & HOST != 0,
+            wrote: bits & (SCHEME | HOST | PATH | QUERY),
+            spelled: bits & SPELLED != 0,
+        }
+    }
+}
+
 impl Plans {
     /// Compiles `rules`: `None` when a rule has a `*.suffix` host.
     pub(crate) fn new(rules: &[HostRule], schemes: &super::HostSchemes) -> Option<Plans> {
@@ -688,7 +715,7 @@ impl Plans {
             }
         }
         for p in plans.iter_mut() {
-            p.round1 = FirstRound::new(p).map(Box::new);
+            p.round1 = FirstRound::new(p);
         }
         Some(Plans {
             hosts: HostTable::new(hosts.iter().map(|(h, _)| (*h).into()).collect()),
@@ -719,7 +746,7 @@ impl Plans {
     /// one.
     fn run_with<const COMPILED: bool>(&self, p: u32, out: &mut String, at: &mut At) -> Ran {
         let mut plan = &self.plans[p as usize];
-        let mut ran = Ran::default();
+        let mut ran: Fired = 0;
         let mut rounds = 1u32;
         'plan: loop {
             // A host alias fired: the target's plan starts (a new round),
@@ -732,7 +759,7 @@ impl Plans {
                             rounds += 1;
                             continue 'plan;
                         }
-                        _ => return ran,
+                        _ => return Ran::of(ran),
                     }
                 };
             }
@@ -743,16 +770,14 @@ impl Plans {
                 // after the last alias starts when `rounds + hops <= 16`).
                 if rounds + hops <= 16 {
                     at.set_host(out, to);
-                    ran.any = true;
-                    ran.host = true;
-                    ran.wrote |= HOST;
+                    ran |= HOST;
                     rounds += hops;
                     match target {
                         Some(t) => {
                             plan = &self.plans[*t as usize];
                             continue 'plan;
                         }
-                        None => return ran,
+                        None => return Ran::of(ran),
                     }
                 }
             }
@@ -763,11 +788,9 @@ impl Plans {
                     unreachable!("alias_only holds one host alias")
                 };
                 if !exec(&plan.steps[0].op, out, at) {
-                    return ran;
+                    return Ran::of(ran);
                 }
-                ran.any = true;
-                ran.host = true;
-                ran.wrote |= HOST;
+                ran |= HOST;
                 next_plan!(*target)
             }
             if COMPILED && plan.scheme_alias {
@@ -780,15 +803,12 @@ impl Plans {
                     unreachable!("scheme_alias holds a scheme alias and a host alias")
                 };
                 if alias_scheme(scheme, out, at) {
-                    ran.any = true;
-                    ran.wrote |= SCHEME;
+                    ran |= SCHEME;
                 }
                 if !alias_host(to, out, at) {
-                    return ran;
+                    return Ran::of(ran);
                 }
-                ran.any = true;
-                ran.host = true;
-                ran.wrote |= HOST;
+                ran |= HOST;
                 next_plan!(*target)
             }
             let n = plan.steps.len();
@@ -802,12 +822,12 @@ impl Plans {
             // what the masked loop would hold at the end of the round.
             let mut need = 0u64;
             let mut fired_in_round = false;
-            if let Some(r) = plan.round1.as_deref().filter(|_| COMPILED) {
+            if let Some(r) = plan.round1.as_ref().filter(|_| COMPILED) {
                 match r.run(plan, out, at, &mut ran) {
                     Outcome::Alias(target) => next_plan!(target),
                     // Nothing woken (most URLs): no later round, without
                     // the rounds loop's tests (issue 11, round 11).
-                    Outcome::Need(0) => return ran,
+                    Outcome::Need(0) => return Ran::of(ran),
                     Outcome::Need(woken) => need = woken,
                 }
             } else if n <= 64 {
@@ -842,7 +862,7 @@ impl Plans {
                 // as the first implementation.
                 loop {
                     if !fired_in_round || rounds == 16 {
-                        return ran;
+                        return Ran::of(ran);
                     }
                     rounds += 1;
                     fired_in_round = false;
@@ -866,7 +886,7 @@ impl Plans {
                 let ahead = if k >= 64 { 0 } else { need & (u64::MAX << k) };
                 if ahead == 0 {
                     if need == 0 || rounds == 16 {
-                        return ran;
+                        return Ran::of(ran);
                     }
                     rounds += 1;
                     k = need.trailing_zeros() as usize;
@@ -927,7 +947,7 @@ fn visit(
     out: &mut String,
     at: &mut At,
     sig: &mut Option<u16>,
-    ran: &mut Ran,
+    ran: &mut Fired,
 ) -> Visit {
     let st = &plan.steps[k];
     if let Some(pre) = &st.prefix {
@@ -944,14 +964,14 @@ fn visit(
     if !exec(&st.op, out, at) {
         return Visit::Quiet;
     }
-    ran.any = true;
-    ran.wrote |= st.writes;
-    ran.spelled |= matches!(st.op, Op::Subst(_));
+    *ran |= st.writes;
+    if matches!(st.op, Op::Subst(_)) {
+        *ran |= SPELLED;
+    }
     if st.writes & (PATH | QUERY) != 0 {
         *sig = None;
     }
     if let Op::Host(_, target) = &st.op {
-        ran.host = true;
         return Visit::Alias(*target);
     }
     Visit::Fired
@@ -1538,6 +1558,48 @@ mod tests {
         assert!(!compiled("www.a"), "an alias alone splices");
         assert!(!compiled("p"), "a path prefix");
         assert!(!compiled("t"), "a kind twice");
+    }
+
+    /// The compiled first round holds plans of at most 16 steps (its wake
+    /// table is held in the plan at that size, round 17): a host of 16
+    /// substitutions takes it, one of 17 the step loop.
+    #[test]
+    fn first_round_compiled_up_to_16_steps() {
+        let rules: Vec<HostRule> = (0..17)
+            .map(|i| {
+                let host = if i < 16 { "a" } else { "b" };
+                let from = format!("/x{i}_");
+                (host, from)
+            })
+            .chain((0..16).map(|i| ("b", format!("/y{i}_"))))
+            .map(|(h, from)| {
+                let kind = HostRuleKind::Substitute {
+                    from: from.clone(),
+                    to: "/".into(),
+                };
+                HostRule::learned(h, "/", kind)
+            })
+            .collect();
+        let plans = Plans::new(&rules).expect("no *.suffix host");
+        let steps = |h: &str| {
+            let p = plans.lookup(h.as_bytes()).expect("a host with rules") as usize;
+            (plans.plans[p].steps.len(), plans.plans[p].round1.is_some())
+        };
+        assert_eq!(steps("a"), (16, true));
+        assert_eq!(steps("b"), (17, false));
+    }
+
+    /// A run's bits give [`Ran`]: a rule fired when any bit is set, the
+    /// host changed when the host was written.
+    #[test]
+    fn ran_of_its_bits() {
+        assert_eq!(Ran::of(0), Ran::default());
+        let r = Ran::of(HOST | QUERY | SPELLED);
+        assert!(r.any && r.host && r.spelled);
+        assert_eq!(r.wrote, HOST | QUERY);
+        let r = Ran::of(PATH);
+        assert!(r.any && !r.host && !r.spelled);
+        assert_eq!(r.wrote, PATH);
     }
 
     /// The recent hosts are a guess checked against the table asked: two

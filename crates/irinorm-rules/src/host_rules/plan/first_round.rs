@@ -25,8 +25,8 @@
 
 use super::{
     add_trailing_slash, alias_host, alias_scheme, directory_index, lowercase_path, remove_params,
-    remove_trailing_slash, screen_of, sort_query, substitute, At, Op, ParamTable, Plan, Ran, Subst,
-    PATH, QUERY, UPPER,
+    remove_trailing_slash, screen_of, sort_query, substitute, At, Fired, Op, ParamTable, Plan,
+    Subst, PATH, QUERY, UPPER,
 };
 
 /// The first round of one plan, its steps by kind with their step index
@@ -35,7 +35,9 @@ use super::{
 pub(super) struct FirstRound {
     scheme: Option<(u8, Box<super::super::SchemeTarget>)>,
     host: Option<(Box<str>, Option<u32>)>,
-    params: Option<(u8, Box<ParamTable>)>,
+    /// The parameter table held here, not boxed (one base for the run:
+    /// issue 11, round 17).
+    params: Option<(u8, ParamTable)>,
     sort: Option<u8>,
     lower: Option<u8>,
     /// Substitutions in order, with their screen ([`super::Step::screen`];
@@ -58,10 +60,17 @@ pub(super) struct FirstRound {
     cands: Option<Box<[u16; 512]>>,
     /// For each step `k`, what it writes and the steps at or before it
     /// that it wakes (`Plan::wakes`), for `fired!`: one load without a
-    /// bounds check (the plan has at most 64 steps) instead of two
-    /// checked loads from the plan (issue 11, round 11).
-    fire: Box<[(u64, u8); 64]>,
+    /// bounds check (the plan has at most [`STEPS`] steps) instead of two
+    /// checked loads from the plan (issue 11, round 11); held here, not
+    /// boxed (round 17).
+    fire: [(u64, u8); STEPS],
 }
+
+/// The most steps of a plan with a compiled first round (a learned
+/// host's plan has one step of each kind but substitutions and indexes;
+/// a plan of more runs by the step loop): [`FirstRound::fire`] held in
+/// the plan at this size.
+const STEPS: usize = 16;
 
 /// The index of [`FirstRound::cands`] of a screen value: its low eight
 /// bits and [`UPPER`].
@@ -82,10 +91,10 @@ pub(super) enum Outcome {
 impl FirstRound {
     /// The compiled round of `plan`: `None` when a step has a path prefix,
     /// a kind other than substitutions and indexes comes twice (a file
-    /// written by hand), or the plan has more than 64 steps (the wake
-    /// masks' size); those plans run by the step loop.
+    /// written by hand), or the plan has more than [`STEPS`] steps; those
+    /// plans run by the step loop.
     pub(super) fn new(plan: &Plan) -> Option<FirstRound> {
-        if plan.steps.len() > 64 || plan.alias_only {
+        if plan.steps.len() > STEPS || plan.alias_only {
             return None;
         }
         let mut f = FirstRound {
@@ -99,7 +108,7 @@ impl FirstRound {
             remove_slash: None,
             add_slash: None,
             cands: None,
-            fire: Box::new([(0, 0); 64]),
+            fire: [(0, 0); STEPS],
         };
         for (k, st) in plan.steps.iter().enumerate() {
             f.fire[k] = (plan.wakes[k] & (u64::MAX >> (63 - k)), st.writes);
@@ -113,7 +122,7 @@ impl FirstRound {
             let twice = match &st.op {
                 Op::Scheme(to) => f.scheme.replace((k8, to.clone())).is_some(),
                 Op::Host(to, t) => f.host.replace((to.clone(), *t)).is_some(),
-                Op::Params(t) => f.params.replace((k8, t.clone())).is_some(),
+                Op::Params(t) => f.params.replace((k8, (**t).clone())).is_some(),
                 Op::Sort => f.sort.replace(k8).is_some(),
                 Op::Lower => f.lower.replace(k8).is_some(),
                 Op::Subst(x) => {
@@ -163,16 +172,21 @@ impl FirstRound {
     // The last steps' `fired!` clears a screen no later step reads.
     #[allow(unused_assignments)]
     #[inline]
-    pub(super) fn run(&self, plan: &Plan, out: &mut String, at: &mut At, ran: &mut Ran) -> Outcome {
+    pub(super) fn run(
+        &self,
+        plan: &Plan,
+        out: &mut String,
+        at: &mut At,
+        ran: &mut Fired,
+    ) -> Outcome {
         let mut need = 0u64;
         // The screens `path?query` meets: computed when a screened step
         // first looks, again after a change of the path or query.
         let mut sig: Option<u16> = None;
         macro_rules! fired {
             ($k:expr) => {{
-                let (wake, writes) = self.fire[$k as usize & 63];
-                ran.any = true;
-                ran.wrote |= writes;
+                let (wake, writes) = self.fire[$k as usize & (STEPS - 1)];
+                *ran |= writes;
                 // The steps it wakes at or before itself look again in
                 // the next round; those after it look in this one anyway.
                 need |= wake;
@@ -197,9 +211,7 @@ impl FirstRound {
         }
         if let Some((to, target)) = &self.host {
             if alias_host(to, out, at) {
-                ran.any = true;
-                ran.host = true;
-                ran.wrote |= super::HOST;
+                *ran |= super::HOST;
                 return Outcome::Alias(*target);
             }
         }
@@ -226,7 +238,9 @@ impl FirstRound {
                 } else if j < substs {
                     let (k, _, x) = &self.substs[j - lower];
                     let hit = substitute(x, out, at);
-                    ran.spelled |= hit;
+                    if hit {
+                        *ran |= super::SPELLED;
+                    }
                     (*k, hit)
                 } else {
                     let (k, _, name) = &self.indexes[j - substs];
@@ -249,7 +263,7 @@ impl FirstRound {
             }
             for (k, screen, x) in self.substs.iter() {
                 if passes!(*screen) && substitute(x, out, at) {
-                    ran.spelled = true;
+                    *ran |= super::SPELLED;
                     fired!(*k);
                 }
             }
@@ -314,7 +328,7 @@ mod tests {
         let plans = Plans::new(&rules, &Default::default()).expect("no *.suffix host");
         let table = |h: &str| {
             let p = plans.lookup(h.as_bytes()).expect("a host with rules");
-            let r = plans.plans[p as usize].round1.as_deref();
+            let r = plans.plans[p as usize].round1.as_ref();
             r.expect("a compiled first round").cands.is_some()
         };
         assert!(table("a"));
