@@ -1580,7 +1580,7 @@ mod tests {
                 HostRule::learned(h, "/", kind)
             })
             .collect();
-        let plans = Plans::new(&rules).expect("no *.suffix host");
+        let plans = Plans::new(&rules, &Default::default()).expect("no *.suffix host");
         let steps = |h: &str| {
             let p = plans.lookup(h.as_bytes()).expect("a host with rules") as usize;
             (plans.plans[p].steps.len(), plans.plans[p].round1.is_some())
