@@ -674,21 +674,7 @@ pub(crate) fn query_in_place(
     // Debug builds check every call against the general path. The rung
     // only matters to force-http(s), which the screen above excluded.
     #[cfg(debug_assertions)]
-    let expected = {
-        let text = &out[start..];
-        let mut fired = applied.clone();
-        let new = apply_split(
-            text,
-            m,
-            rules,
-            config,
-            names,
-            Rung::Scheme,
-            &mut fired,
-            None,
-        );
-        (new.unwrap_or_else(|| text.to_owned()), fired)
-    };
+    let expected = expected_by_general_path(&out[start..], m, rules, config, names, applied);
     // Offsets in `out` (the ladder's, shifted by `start`; no slicing of
     // `text` again): `frag` is the fragment's `#`.
     let (query, frag) = m.query_fragment_offsets();
@@ -824,21 +810,7 @@ pub(crate) fn quick_in_place(
         return false;
     }
     #[cfg(debug_assertions)]
-    let expected = {
-        let text = &out[start..];
-        let mut fired = applied.clone();
-        let new = apply_split(
-            text,
-            m,
-            rules,
-            config,
-            names,
-            Rung::Scheme,
-            &mut fired,
-            None,
-        );
-        (new.unwrap_or_else(|| text.to_owned()), fired)
-    };
+    let expected = expected_by_general_path(&out[start..], m, rules, config, names, applied);
     #[cfg(not(debug_assertions))]
     let _ = (rules, config);
     if let Some((qs, qe)) = query {
@@ -854,6 +826,32 @@ pub(crate) fn quick_in_place(
         "quick_in_place differs from apply_split"
     );
     true
+}
+
+/// What the general path ([`apply_split`]) makes of `text`, and the rules
+/// it fires: the debug builds' check of the in-place paths. The rung only
+/// matters to force-http(s), which both in-place paths exclude.
+#[cfg(debug_assertions)]
+fn expected_by_general_path(
+    text: &str,
+    m: &Meta,
+    rules: RuleSet,
+    config: &Config,
+    names: &Names,
+    applied: &[RuleName],
+) -> (String, Vec<RuleName>) {
+    let mut fired = applied.to_vec();
+    let new = apply_split(
+        text,
+        m,
+        rules,
+        config,
+        names,
+        Rung::Scheme,
+        &mut fired,
+        None,
+    );
+    (new.unwrap_or_else(|| text.to_owned()), fired)
 }
 
 /// [`quick_in_place`]'s cuts from `at`, the start of the first parameter
