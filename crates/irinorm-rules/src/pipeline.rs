@@ -643,6 +643,21 @@ impl Pipeline {
 mod tests {
     use super::*;
 
+    /// The built-in registry with 8080 as http's default port: the
+    /// caller's registry of the round 16 and 17 scheme tests.
+    fn http_default_8080() -> irinorm::scheme::SchemeRegistry {
+        use irinorm::scheme::{SchemeInfo, SchemeRegistry};
+        let mut r = SchemeRegistry::builtin();
+        r.insert(
+            "http",
+            SchemeInfo {
+                default_port: Some(8080),
+                ..*SchemeRegistry::builtin().get("http").unwrap()
+            },
+        );
+        r
+    }
+
     /// The in-place query tables are built for the presets with
     /// `remove-query-params` only (the filter's table is the costliest
     /// part of building a pipeline), and the presets without them still
@@ -675,7 +690,7 @@ mod tests {
     #[test]
     fn scheme_switch_follows_the_callers_registry() {
         use irinorm::ladder::Form;
-        use irinorm::scheme::{SchemeInfo, SchemeRegistry};
+        use irinorm::scheme::SchemeRegistry;
         let in_form = |schemes: SchemeRegistry, rule: RuleName, form: Form| {
             let mut rules = RuleSet::default();
             rules.insert(rule).unwrap();
@@ -693,14 +708,7 @@ mod tests {
         let text = |p: &Pipeline, s: &str| p.normalize(s).unwrap().text.into_owned();
         // 8080 is http's default port here: it goes when https becomes
         // http; 80 is then another port, which stays.
-        let mut p8080 = SchemeRegistry::builtin();
-        p8080.insert(
-            "http",
-            SchemeInfo {
-                default_port: Some(8080),
-                ..*SchemeRegistry::builtin().get("http").unwrap()
-            },
-        );
+        let p8080 = http_default_8080();
         let p = with(p8080, RuleName::ForceHttp);
         assert_eq!(text(&p, "https://a.example:8080/"), "http://a.example/");
         assert_eq!(text(&p, "https://a.example:80/"), "http://a.example:80/");
@@ -748,7 +756,7 @@ mod tests {
     fn host_rules_follow_the_callers_registry() {
         use crate::host_rules::{HostRule, HostRuleKind};
         use irinorm::ladder::Form;
-        use irinorm::scheme::{SchemeInfo, SchemeRegistry};
+        use irinorm::scheme::SchemeRegistry;
         let alias = |to: &str| {
             HostRule::learned(
                 "h.example",
@@ -771,14 +779,7 @@ mod tests {
             )
         };
         let text = |p: &Pipeline, s: &str| p.normalize(s).unwrap().text.into_owned();
-        let mut p8080 = SchemeRegistry::builtin();
-        p8080.insert(
-            "http",
-            SchemeInfo {
-                default_port: Some(8080),
-                ..*SchemeRegistry::builtin().get("http").unwrap()
-            },
-        );
+        let p8080 = http_default_8080();
         for form in [Form::Uri, Form::Iri] {
             let p = pipe(p8080.clone(), "http", form);
             // 8080 is http's default here: no port (RFC 3986 §6.2.3).
