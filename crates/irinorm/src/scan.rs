@@ -34,7 +34,7 @@ use crate::parse::{
     UPPER_SCHEME,
 };
 use crate::table::{self, DIGIT, HEXDIG, QUERY as QUERY_CLASS, REG_NAME, UNRESERVED, UPPER};
-use irinorm_simd::{Class, Echo, Run, Triplets};
+use irinorm_simd::{Class, Run, Triplets};
 
 /// Shortest input the scanner takes: one 16-byte window and the byte
 /// before it; shorter ones are rare and go to the full parser.
@@ -218,34 +218,7 @@ pub(crate) fn common(s: &str) -> Option<Meta> {
 /// the whole reference). `Err(None)`: parse from the start.
 #[inline(always)]
 pub(crate) fn common_or_resume(s: &str, m: &mut Meta) -> Result<(), Option<Resume>> {
-    common_fields::<false, false>(s, m, None)
-}
-
-/// Inputs of at most this many bytes never make a fused path-and-query
-/// run ([`PATH_QUERY_RUN`]): a path starts after a scheme and its `:`,
-/// two bytes at least, so its tail is at most [`FUSE_ABOVE`] bytes.
-pub(crate) const UNFUSED_MAX: usize = FUSE_ABOVE + 2;
-
-/// [`common_or_resume`] for an input of at most [`UNFUSED_MAX`] bytes:
-/// the same answers, without the test that chooses the fused run, which
-/// never holds there (issue 14, round 17: the ladder's `write_text` has
-/// tested the length already, to choose the echo).
-#[inline(always)]
-pub(crate) fn common_or_resume_short(s: &str, m: &mut Meta) -> Result<(), Option<Resume>> {
-    debug_assert!(s.len() <= UNFUSED_MAX);
-    common_fields::<false, true>(s, m, None)
-}
-
-/// [`common_or_resume`] of [`Echo::src`], whose path run also writes the
-/// echo's copy of the reference ([`irinorm_simd::next_stop_echo`]): when
-/// the answer is `Ok`, [`Echo::finish`] appends it with no second pass
-/// over its bytes (issue 14, round 16; the ladder's `normalize_into`).
-#[inline(always)]
-pub(crate) fn common_or_resume_echo(
-    m: &mut Meta,
-    echo: &mut Echo<'_, '_>,
-) -> Result<(), Option<Resume>> {
-    common_fields::<false, false>(echo.src(), m, Some(echo))
+    common_fields::<false>(s, m)
 }
 
 /// [`common_or_resume`] for what it refused from the start (`Err(None)`),
@@ -271,7 +244,7 @@ pub(crate) fn upper_or_resume(s: &str, m: &mut Meta) -> Result<(), Option<Resume
         return Err(None);
     }
     *m = Meta::default();
-    common_fields::<true, false>(s, m, None)
+    common_fields::<true>(s, m)
 }
 
 /// The path from `i` (and the query, on long tails: [`PATH_QUERY_RUN`]).
@@ -279,34 +252,20 @@ pub(crate) fn upper_or_resume(s: &str, m: &mut Meta) -> Result<(), Option<Resume
 /// in one run, `?` marked; short ones with a stop at `?`, which is cheaper
 /// there (BENCHMARKS.md, issue 14 round 2). Every call has a constant run,
 /// so the kernel's choice of loop folds away.
-/// With `echo` (whose text is `b`), the run also writes the echo's copy.
-/// `SHORT`: `b` is at most [`UNFUSED_MAX`] bytes, never fused.
 #[inline(always)]
-fn path_run<const SHORT: bool>(
-    b: &[u8],
-    i: usize,
-    echo: Option<&mut Echo<'_, '_>>,
-) -> irinorm_simd::Stop {
-    debug_assert!(!SHORT || b.len() - i <= FUSE_ABOVE);
-    // Each arm with a constant run, so that the kernel's choice folds.
-    match (!SHORT && b.len() - i > FUSE_ABOVE, echo) {
-        (true, Some(e)) => irinorm_simd::next_stop_echo(e, i, &PATH_QUERY_RUN),
-        (false, Some(e)) => irinorm_simd::next_stop_echo(e, i, &PATH_RUN),
-        (true, None) => irinorm_simd::next_stop(b, i, &PATH_QUERY_RUN),
-        (false, None) => irinorm_simd::next_stop(b, i, &PATH_RUN),
+fn path_run(b: &[u8], i: usize) -> irinorm_simd::Stop {
+    if b.len() - i > FUSE_ABOVE {
+        irinorm_simd::next_stop(b, i, &PATH_QUERY_RUN)
+    } else {
+        irinorm_simd::next_stop(b, i, &PATH_RUN)
     }
 }
 
 /// [`common_or_resume`] (`UPPER` false) and [`upper_or_resume`] (`UPPER`
 /// true: upper case in the scheme and host accepted and noted, UPPER_SCHEME
-/// and UPPER_HOST, as the full parser notes them); `SHORT`: `s` is at
-/// most [`UNFUSED_MAX`] bytes ([`common_or_resume_short`]).
+/// and UPPER_HOST, as the full parser notes them).
 #[inline(always)]
-fn common_fields<const UPPER: bool, const SHORT: bool>(
-    s: &str,
-    m: &mut Meta,
-    echo: Option<&mut Echo<'_, '_>>,
-) -> Result<(), Option<Resume>> {
+fn common_fields<const UPPER: bool>(s: &str, m: &mut Meta) -> Result<(), Option<Resume>> {
     let b = s.as_bytes();
     let len = b.len();
     if len <= W {
@@ -395,7 +354,7 @@ fn common_fields<const UPPER: bool, const SHORT: bool>(
             stage: Stage::Path,
         }));
     }
-    let s = path_run::<SHORT>(b, i, echo);
+    let s = path_run(b, i);
     add_pct(&mut flags, s.pct);
     if s.at >= len {
         // The run went to the end: no fragment, no stop (nearly every
@@ -438,7 +397,7 @@ fn common_fields<const UPPER: bool, const SHORT: bool>(
                     }));
                 }
                 flags |= DOT_SEG;
-                let s = path_run::<SHORT>(b, j + 1, None);
+                let s = path_run(b, j + 1);
                 add_pct(&mut flags, s.pct);
                 if s.mark < s.at {
                     path_end = Some(s.mark);
@@ -684,35 +643,6 @@ mod tests {
             assert_eq!(got.is_ok(), second, "{s}");
             if got.is_ok() {
                 assert_eq!(Ok(m), parse(s, Grammar::IriReference), "{s}");
-            }
-        }
-    }
-
-    /// [`common_or_resume_short`] (no fused run, issue 14 round 17) gives
-    /// [`common_or_resume`]'s answer and fields on every input it takes:
-    /// 17 to [`UNFUSED_MAX`] bytes, a one-byte scheme (the shortest path
-    /// start) or `http://`, with `?`, `#`, `/.`, a dot segment, a normal
-    /// and a decoded triplet at every position.
-    #[test]
-    fn the_short_scan_answers_as_the_scan() {
-        for head in ["a:", "a://h", "http://a.example"] {
-            for len in 17..=UNFUSED_MAX {
-                for at in head.len()..len {
-                    for x in ["?", "#", "/.", "/./", "%2F", "%41", "?a=%C3%A9"] {
-                        let mut s = String::from(head);
-                        while s.len() < len {
-                            s.push(if s.len() % 7 == 0 { '/' } else { 'p' });
-                        }
-                        if at + x.len() > len {
-                            continue;
-                        }
-                        s.replace_range(at..at + x.len(), x);
-                        let (mut a, mut b) = (Meta::default(), Meta::default());
-                        let want = common_or_resume(&s, &mut a);
-                        assert_eq!(common_or_resume_short(&s, &mut b), want, "{s}");
-                        assert_eq!(a, b, "{s}");
-                    }
-                }
             }
         }
     }

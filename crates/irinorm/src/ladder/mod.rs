@@ -45,16 +45,6 @@ pub use self::charnorm::CharNorm;
 pub use self::key::Key;
 pub use self::transcode::{decode_input, encoding_for_label};
 
-/// Length of an input above which `normalize_into` and
-/// `normalize_text_only` scan it with an [`irinorm_simd::Echo`] (issue 14,
-/// round 17): the copy written by the kernel saves the `memcpy` of long
-/// inputs; on short ones `memcpy` is cheap and the echo's glue (round 16:
-/// ~6 instructions a call on `len 0-40`) cost more than it saved. The
-/// length up to which the scan never fuses the path and query runs, so
-/// that the short inputs' scan drops that test
-/// ([`crate::scan::common_or_resume_short`]) and pays nothing for this one.
-const ECHO_ABOVE: usize = crate::scan::UNFUSED_MAX;
-
 /// How to normalize.
 #[derive(Clone, Debug)]
 pub struct Options {
@@ -300,10 +290,7 @@ impl Normalizer {
         slow: impl FnOnce(Fast, &Meta, &mut String),
     ) -> Result<(), ParseError> {
         let mut m = Meta::default();
-        if input.len() > ECHO_ABOVE {
-            return self.write_text_echo(input, out, &mut m, slow);
-        }
-        let scanned = self.parse_input_with(input, &mut m, None, true)?;
+        let scanned = self.parse_input_into(input, &mut m)?;
         let fast = self.fast_path(input, &m, &self.opts, scanned);
         if fast == Fast::Same {
             out.push_str(input);
@@ -311,38 +298,6 @@ impl Normalizer {
             push_with_root(out, input, &m);
         } else {
             slow(fast, &m, out);
-        }
-        Ok(())
-    }
-
-    /// [`Normalizer::write_text`] for inputs over [`ECHO_ABOVE`] bytes: the
-    /// scan writes the input's copy after `out`'s text as it reads (issue
-    /// 14, round 16: [`irinorm_simd::Echo`]), so that an input already
-    /// normal is appended without a second pass (`memcpy`, 44 instructions
-    /// per `len 161+` URL); any other answer leaves `out`'s text as it was.
-    /// Chosen by the length before the scan (round 17): round 16 carried
-    /// the echo through every scan, and its state cost the short inputs,
-    /// which it never copies, ~6 instructions and ~1 ns a call.
-    #[inline(always)]
-    fn write_text_echo(
-        &self,
-        input: &str,
-        out: &mut String,
-        m: &mut Meta,
-        slow: impl FnOnce(Fast, &Meta, &mut String),
-    ) -> Result<(), ParseError> {
-        let mut echo = irinorm_simd::Echo::new(out, input);
-        let scanned = self.parse_input_echo(input, m, &mut echo)?;
-        let fast = self.fast_path(input, m, &self.opts, scanned);
-        if fast == Fast::Same {
-            echo.finish();
-            return Ok(());
-        }
-        let out = echo.into_out();
-        if fast == Fast::Root {
-            push_with_root(out, input, m);
-        } else {
-            slow(fast, m, out);
         }
         Ok(())
     }
@@ -537,32 +492,6 @@ impl Normalizer {
     /// again (issue 14, rounds 5 and 6).
     #[inline(always)]
     fn parse_input_into(&self, input: &str, m: &mut Meta) -> Result<Scanned, ParseError> {
-        self.parse_input_with(input, m, None, false)
-    }
-
-    /// [`Normalizer::parse_input_into`] whose scan also writes `echo`'s
-    /// copy of `input` (its text): [`crate::scan::common_or_resume_echo`].
-    #[inline(always)]
-    fn parse_input_echo(
-        &self,
-        input: &str,
-        m: &mut Meta,
-        echo: &mut irinorm_simd::Echo<'_, '_>,
-    ) -> Result<Scanned, ParseError> {
-        self.parse_input_with(input, m, Some(echo), false)
-    }
-
-    /// [`Normalizer::parse_input_into`], the first scan with `echo` when
-    /// given (whose text is `input`); `short`: `input` is at most
-    /// [`ECHO_ABOVE`] bytes ([`crate::scan::common_or_resume_short`]).
-    #[inline(always)]
-    fn parse_input_with(
-        &self,
-        input: &str,
-        m: &mut Meta,
-        echo: Option<&mut irinorm_simd::Echo<'_, '_>>,
-        short: bool,
-    ) -> Result<Scanned, ParseError> {
         if input.len() > self.opts.max_len {
             return Err(ParseError::whole(ErrorKind::TooLong, self.opts.max_len));
         }
@@ -571,12 +500,7 @@ impl Normalizer {
         // ladder then repairs or rewrites the reference), out of line: in
         // the first scan it made the already-normal path longer (issue 14,
         // round 13, callgrind); else the full parser from the first byte.
-        let first = match echo {
-            Some(e) => crate::scan::common_or_resume_echo(m, e),
-            None if short => crate::scan::common_or_resume_short(input, m),
-            None => crate::scan::common_or_resume(input, m),
-        };
-        let scan = match first {
+        let scan = match crate::scan::common_or_resume(input, m) {
             Err(None) => crate::scan::upper_or_resume(input, m),
             scan => scan,
         };
