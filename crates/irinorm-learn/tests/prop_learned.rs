@@ -11,7 +11,9 @@
 //!    path), `key` and `digest` (dedupe's sets);
 //!
 //! and `explain` lists the rules `normalize` applied (round 11's
-//! contract, there on generated rules files, here on learned ones).
+//! contract, there on generated rules files, here on learned ones); and
+//! (round 18) the rules file `irinorm learn` writes, read back as
+//! `--config` reads it, is the same rules with the same normal forms.
 //!
 //! Case counts: `PROPTEST_CASES / 32`, at least 8 (each case learns a
 //! crawl: 63 to 661 URLs and 1 to 42 rules in
@@ -47,6 +49,20 @@ proptest! {
         let test = sim::crawl(seed, sites, pages, 1);
         let learned = learn(train.iter().map(|s| s.row.clone()), &Options::default());
         let (u, i) = (with_rules(&learned.rules, Form::Uri), with_rules(&learned.rules, Form::Iri));
+        // Round 18: the file `irinorm learn` writes (`to_toml`), read back
+        // as `--config` reads it (`load_toml`), is the same rules: the same
+        // normal forms in both forms as the learner's own.
+        let text = irinorm_rules::host_rules::to_toml(&learned.rules);
+        let mut loaded = Config::default();
+        let mut schemes = irinorm::scheme::SchemeRegistry::builtin();
+        irinorm_rules::config::load_toml(&text, &mut loaded, &mut schemes)
+            .map_err(|e| TestCaseError::fail(format!("{e} (seed {seed}):\n{text}")))?;
+        prop_assert_eq!(&loaded.host_rules, &learned.rules, "round trip (seed {})", seed);
+        let (lu, li) = (with_rules(&loaded.host_rules, Form::Uri), with_rules(&loaded.host_rules, Form::Iri));
+        for x in train.iter().chain(&test).map(|s| s.row.url.as_str()) {
+            prop_assert_eq!(n(&lu, x), n(&u, x), "loaded rules, uri form, {:?} (seed {})", x, seed);
+            prop_assert_eq!(n(&li, x), n(&i, x), "loaded rules, iri form, {:?} (seed {})", x, seed);
+        }
         for x in train.iter().chain(&test).map(|s| s.row.url.as_str()) {
             let (nu, ni) = (n(&u, x), n(&i, x));
             let (Some(nu), Some(ni)) = (nu, ni) else { continue };

@@ -22,8 +22,24 @@ mod evidence;
 
 /// URLs that the rules and the conventional redirects both touch: `www.`,
 /// trailing slashes, directory indexes, tracking and session parameters,
-/// fragments, an IDN host and `http`/`https`.
+/// fragments, an IDN host and `http`/`https`; and (round 18) URNs with r-,
+/// q- and f-components, which rung 2 compares without (RFC 8141 §3.1), in
+/// chains with the URLs under the wider policies.
 fn url() -> impl Strategy<Value = String> {
+    prop_oneof![4 => http_url(), 1 => urn()]
+}
+
+fn urn() -> impl Strategy<Value = String> {
+    (
+        prop::sample::select(vec!["urn:example:", "URN:Example:"]),
+        prop::sample::select(vec!["a", "b"]),
+        prop::sample::select(vec!["", "?+r", "?=q", "?=utm_source=1"]),
+        prop::sample::select(vec!["", "#f"]),
+    )
+        .prop_map(|(n, s, rq, f)| format!("{n}{s}{rq}{f}"))
+}
+
+fn http_url() -> impl Strategy<Value = String> {
     (
         prop::sample::select(vec!["http", "https"]),
         prop::sample::select(vec![

@@ -652,8 +652,13 @@ impl Evidence for NoEvidence {
     }
 }
 
-/// The evidence key of a URL: its rung-2 `uri` normal form without the
-/// fragment (what the store is keyed by).
+/// The evidence key of a URL: its rung-2 comparison key without the
+/// fragment (what the store is keyed by): the `uri` normal form, except
+/// that a URN's r- and q-components are left out, as rung 2 compares URNs
+/// without them (RFC 8141 §3.1; LADDER.md rung 2, "urn"). Keyed by the
+/// normal form instead, evidence about `urn:example:a` did not reach
+/// `urn:example:a?=q`, equal to it at rung 2, and rung 3 was not monotone
+/// (invariant 3; round 18).
 pub fn evidence_key(url: &str) -> Result<String, ParseError> {
     thread_local! {
         static N2: Normalizer = Normalizer::new(Options {
@@ -661,7 +666,20 @@ pub fn evidence_key(url: &str) -> Result<String, ParseError> {
             ..Options::new(Rung::Scheme, Form::Uri)
         });
     }
-    N2.with(|n| n.normalize(url).map(Cow::into_owned))
+    N2.with(|n| n.key(url))
+}
+
+/// Whether `query` (a key's, without `?`) may begin a URN's r- or
+/// q-component (RFC 8141 §2: `?+` or `?=`): the only keys whose evidence
+/// key is not their text ([`Protocol::lookup_key`]).
+fn may_be_rq(query: Option<&str>) -> bool {
+    query.is_some_and(|q| q.starts_with(['+', '=']))
+}
+
+/// The query of `k`, a key without fragment: what follows its first `?`
+/// (RFC 3986 §3.4).
+fn query_of(k: &str) -> Option<&str> {
+    k.find('?').map(|i| &k[i + 1..])
 }
 
 /// One observation before it is reduced to the latest of its URL.
@@ -968,7 +986,23 @@ impl<E: Evidence> Protocol<E> {
             return evidence_key(target).ok();
         }
         let n = self.uri.normalize(target).ok()?;
-        Some(strip_fragment(&n).to_owned())
+        Some(self.lookup_key(strip_fragment(&n)).into_owned())
+    }
+
+    /// The evidence key of `k`, the user's rung-2 `uri` text without its
+    /// fragment: `k`, except for a URN with r- or q-components, which
+    /// rung 2 compares without them (RFC 8141 §3.1): its comparison key.
+    /// Chains start there, so that inputs equal at rung 2 have one chain
+    /// (invariant 3, monotone; round 18: evidence about `urn:example:a`
+    /// left `urn:example:a?=q` at rung 2, and `compare` called the two
+    /// equivalent while their rung-3 keys differed).
+    fn lookup_key<'k>(&self, k: &'k str) -> Cow<'k, str> {
+        if !may_be_rq(query_of(k)) {
+            return Cow::Borrowed(k);
+        }
+        let mut s = k.to_owned();
+        crate::ladder::key::project(&mut s, 0, self.uri.options());
+        Cow::Owned(s)
     }
 
     /// Whether the evidence's targets are keys of the user's rung 2
@@ -1211,15 +1245,51 @@ impl<E: Evidence> Protocol<E> {
         })
     }
 
-    /// The chain of `input`.
+    /// The fragment (`frag`, with its `#`) of the rung-2 text whose
+    /// evidence key is `start` that the end of a chain from `start` to
+    /// `end` inherits: all of it (RFC 9110 §10.2.2: a redirect without a
+    /// fragment inherits the request's), except a URN's f-component when
+    /// the end is not a URN. Rung 2 compares a URN without it (RFC 8141
+    /// §3.1), so `urn:example:b#f` and `urn:example:b` are one name; an
+    /// end whose key holds its fragment (`http://a.example/#f`) would make
+    /// them differ at rung 3 (invariant 3, monotone; round 18). A URN end
+    /// keeps it: its key leaves it out, and a URN that ends a cycle gives
+    /// it back on the next pass (invariant 1). Called only when an edge
+    /// leaves `start`.
+    fn inherited<'f>(&self, start: &str, end: &str, frag: &'f str) -> &'f str {
+        if !frag.is_empty() && self.is_urn(start) && !self.is_urn(end) {
+            ""
+        } else {
+            frag
+        }
+    }
+
+    /// Whether the key `k` (lower-case scheme) is of a scheme the user's
+    /// registry normalizes as a URN (RFC 8141).
+    fn is_urn(&self, k: &str) -> bool {
+        k.find(':').is_some_and(|c| {
+            self.uri
+                .options()
+                .schemes
+                .get(&k[..c])
+                .is_some_and(|i| i.special == crate::scheme::Special::Urn)
+        })
+    }
+
+    /// The chain of `input` (from its evidence key: a URN's r- and
+    /// q-components left out, [`Protocol::lookup_key`]).
     pub fn chain(&self, input: &str) -> Result<Chain, ParseError> {
         let (k, _) = self.split(input)?;
-        Ok(self.chain_of_key(&k))
+        Ok(self.chain_of_key(&self.lookup_key(&k)))
     }
 
     /// The rung-3 normal form in the normalizer's form. The fragment of
     /// the input is kept (RFC 9110 §10.2.2: a redirect without a fragment
-    /// inherits the request's).
+    /// inherits the request's). A URN's r- and q-components are kept when
+    /// no edge leaves its key (rung 2's text), and go with its name when
+    /// one does, as its f-component does to an end that is not a URN
+    /// ([`Protocol::lookup_key`], [`Protocol::inherited`]): rung 2
+    /// compares the name without them (RFC 8141 §3.1).
     pub fn normalize(&self, input: &str) -> Result<String, ParseError> {
         let mut out = String::new();
         self.normalize_into(input, &mut out)?;
@@ -1240,6 +1310,10 @@ impl<E: Evidence> Protocol<E> {
                 Some(m) => {
                     let end = m.fragment(n).map_or(n.len(), |f| n.len() - f.len() - 1);
                     let k = &n[..end];
+                    if may_be_rq(m.query(n)) {
+                        // A URN's components, maybe (rare: out of line).
+                        return self.write_from_rung2(start, out);
+                    }
                     let o = m
                         .authority(n)
                         .and(m.scheme(n))
@@ -1248,6 +1322,9 @@ impl<E: Evidence> Protocol<E> {
                 }
                 None => {
                     let (k, frag) = n.split_at(fragment_start(n));
+                    if may_be_rq(query_of(k)) {
+                        return self.write_from_rung2(start, out);
+                    }
                     (k, frag, self.next_key(k, origin(k)))
                 }
             };
@@ -1255,23 +1332,40 @@ impl<E: Evidence> Protocol<E> {
                 return Ok(());
             };
             let mut s = self.end_after(k, first);
+            let frag = self.inherited(k, &s, frag);
             s.push_str(frag);
             out.truncate(start);
             out.push_str(&s);
             return Ok(());
         }
         let n = self.uri.normalize(input)?;
-        let (k, frag) = n.split_at(fragment_start(&n));
+        self.write_rung3(&n, out)
+    }
+
+    /// `out[start..]`, rung 2's `uri` text, replaced by its rung-3 normal
+    /// form (the general path of [`Protocol::normalize_into`]).
+    #[cold]
+    fn write_from_rung2(&self, start: usize, out: &mut String) -> Result<(), ParseError> {
+        let n = out.split_off(start);
+        self.write_rung3(&n, out)
+    }
+
+    /// The rung-3 normal form of `n`, a rung-2 `uri` text, appended to
+    /// `out` in the normalizer's form.
+    fn write_rung3(&self, n: &str, out: &mut String) -> Result<(), ParseError> {
+        let (k, frag) = n.split_at(fragment_start(n));
+        let k = self.lookup_key(k);
         // Fast path: no edge from the rung-2 key: rung 2's answer, without
         // building a chain.
-        let Some(first) = self.next_key(k, origin(k)) else {
+        let Some(first) = self.next_key(&k, origin(&k)) else {
             match &self.iri {
-                None => out.push_str(&n),
-                Some(iri) => out.push_str(&iri.normalize(&n)?),
+                None => out.push_str(n),
+                Some(iri) => out.push_str(&iri.normalize(n)?),
             }
             return Ok(());
         };
-        let mut s = self.end_after(k, first);
+        let mut s = self.end_after(&k, first);
+        let frag = self.inherited(&k, &s, frag);
         s.push_str(frag);
         match &self.iri {
             None => out.push_str(&s),
@@ -1284,10 +1378,12 @@ impl<E: Evidence> Protocol<E> {
     pub fn key_into(&self, input: &str, out: &mut String) -> Result<(), ParseError> {
         let n = self.uri.normalize(input)?;
         let (k, frag) = n.split_at(fragment_start(&n));
-        let Some(first) = self.next_key(k, origin(k)) else {
+        let k = self.lookup_key(k);
+        let Some(first) = self.next_key(&k, origin(&k)) else {
             return self.uri.key_into(&n, out);
         };
-        let mut s = self.end_after(k, first);
+        let mut s = self.end_after(&k, first);
+        let frag = self.inherited(&k, &s, frag);
         s.push_str(frag);
         self.uri.key_into(&s, out)
     }

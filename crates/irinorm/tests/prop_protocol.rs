@@ -3,15 +3,34 @@
 //! end (cycles, the hop limit), and no evidence means rung 2.
 
 use irinorm::ladder::{Normalizer, Options};
-use irinorm::protocol::{MemoryEvidence, Protocol, RawObservation, Stop, MAX_HOPS};
+use irinorm::protocol::{MemoryEvidence, Protocol, RawObservation, Stop, Verdict, MAX_HOPS};
 use proptest::prelude::*;
 
 #[path = "support/evidence.rs"]
 mod evidence;
 
 /// A small universe of URLs so that random observations form chains,
-/// cycles and host conventions, in spellings that differ at rung 2.
+/// cycles and host conventions, in spellings that differ at rung 2; and
+/// (round 18) URNs, whose rung-2 key leaves out the r-, q- and
+/// f-components its normal form keeps (RFC 8141 §3.1, LADDER.md rung 2),
+/// with redirects between them and to and from `http` URLs.
 fn url() -> impl Strategy<Value = String> {
+    prop_oneof![4 => http_url(), 1 => urn()]
+}
+
+/// URNs that are one name at rung 2 in several spellings (NID case, r-,
+/// q- and f-components), and a second name.
+fn urn() -> impl Strategy<Value = String> {
+    (
+        prop::sample::select(vec!["urn:example:", "URN:Example:", "urn:ex-2:"]),
+        prop::sample::select(vec!["a", "b", "a/b"]),
+        prop::sample::select(vec!["", "?+r", "?=q", "?+r?=q", "?=q2"]),
+        prop::sample::select(vec!["", "#f"]),
+    )
+        .prop_map(|(n, s, rq, f)| format!("{n}{s}{rq}{f}"))
+}
+
+fn http_url() -> impl Strategy<Value = String> {
     (
         prop::sample::select(vec!["http", "https", "HTTP"]),
         prop::sample::select(vec![
@@ -70,6 +89,10 @@ proptest! {
         if n2.key(&a).unwrap() == n2.key(&b).unwrap() {
             prop_assert_eq!(p.key(&a).unwrap(), p.key(&b).unwrap());
         }
+        // `compare` and the keys agree (what `dedupe` and `compare` rest
+        // on): equivalent at some rung iff the rung-3 keys are equal.
+        let same = !matches!(p.compare(&a, &b).unwrap(), Verdict::Different(_));
+        prop_assert_eq!(same, p.key(&a).unwrap() == p.key(&b).unwrap(), "{} vs {}", a, b);
     }
 
     #[test]
@@ -127,11 +150,21 @@ proptest! {
         for u in &inputs {
             let chain = p.chain(u).unwrap();
             let n = Normalizer::new(Options::default()).normalize(u).unwrap().into_owned();
-            let frag = n.find('#').map_or("", |i| &n[i..]);
-            prop_assert_eq!(p.normalize(u).unwrap(), format!("{}{frag}", chain.end), "{}", u);
+            // The end inherits the fragment (RFC 9110 §10.2.2), except a
+            // URN's f-component, which rung 2 compares without (RFC 8141
+            // §3.1), when the end is not a URN; with no edge, rung 3 is
+            // rung 2, r- and q-components kept (round 18).
+            let urn = n.starts_with("urn:") && !chain.end.starts_with("urn:");
+            let frag = if urn { "" } else { n.find('#').map_or("", |i| &n[i..]) };
+            let expected = if chain.hops.is_empty() {
+                n.clone()
+            } else {
+                format!("{}{frag}", chain.end)
+            };
+            prop_assert_eq!(p.normalize(u).unwrap(), expected.clone(), "{}", u);
             prop_assert_eq!(
                 p.key(u).unwrap(),
-                Normalizer::new(Options::default()).key(&format!("{}{frag}", chain.end)).unwrap()
+                Normalizer::new(Options::default()).key(&expected).unwrap()
             );
         }
     }

@@ -21,7 +21,7 @@
 
 pub mod charnorm;
 pub(crate) mod host;
-mod key;
+pub(crate) mod key;
 pub(crate) mod percent;
 pub(crate) mod port;
 pub mod transcode;

@@ -536,3 +536,98 @@ fn a_callers_default_port_is_removed_from_targets() {
         "http://h.example/x"
     );
 }
+
+/// Round 18: rung 2 compares a URN without its r- and q-components (RFC
+/// 8141 §3.1), so evidence about `urn:example:a` is evidence about
+/// `urn:example:a?=q` (invariant 3, monotone), whichever of the two the
+/// record names; `compare` and the keys agree. Before, the store was keyed
+/// by the normal form (`urn:example:a?=q`) and the chain started there:
+/// `compare` said `equivalent (scheme)` for `urn:example:a?=q` and
+/// `urn:example:a` and `different` for `urn:example:a?=q` and
+/// `urn:example:b`, which `urn:example:a` redirects to.
+#[test]
+fn a_urns_r_and_q_components_do_not_split_its_chain() {
+    let permanent = ProtocolOptions {
+        redirects: RedirectPolicy::Permanent,
+        min_host_support: 3,
+    };
+    for source in ["urn:example:a", "urn:example:a?+r", "URN:Example:a?=q"] {
+        let p = proto(
+            vec![RawObservation::redirect(source, 301, "urn:example:b")],
+            permanent,
+        );
+        for s in ["urn:example:a", "urn:example:a?=q", "urn:EXAMPLE:a?+r?=q#f"] {
+            assert_eq!(p.key(s).unwrap(), "urn:example:b", "{s} ({source})");
+            assert_eq!(p.chain(s).unwrap().end, "urn:example:b", "{s} ({source})");
+            assert!(
+                !matches!(
+                    p.compare(s, "urn:example:b").unwrap(),
+                    Verdict::Different(_)
+                ),
+                "{s} ({source})"
+            );
+        }
+        // An edge followed: the end is a key; the components went with the
+        // name (the f-component stays on a URN end, whose key leaves it out).
+        assert_eq!(p.normalize("urn:example:a?=q").unwrap(), "urn:example:b");
+        assert_eq!(
+            p.normalize("urn:example:a?+r#f").unwrap(),
+            "urn:example:b#f"
+        );
+        // No edge: rung 2, components kept.
+        assert_eq!(p.normalize("urn:example:c?=q").unwrap(), "urn:example:c?=q");
+        assert_eq!(p.key("urn:example:c?=q").unwrap(), "urn:example:c");
+    }
+    // The store's key of a URN is its comparison key.
+    assert_eq!(
+        evidence_key("urn:Example:a?+r?=q#f").unwrap(),
+        "urn:example:a"
+    );
+    assert_eq!(
+        evidence_key("http://a.example/?=q#f").unwrap(),
+        "http://a.example/?=q"
+    );
+}
+
+/// Round 18: a URN's f-component, which rung 2 compares without (RFC 8141
+/// §3.1), is not inherited by the end of its chain when that end's key
+/// holds its fragment: `urn:example:b#f` and `urn:example:b` are one name
+/// at rung 2 and must stay one at rung 3 (invariant 3). A URN end keeps
+/// an inherited fragment (its key leaves it out), so that a URN that ends
+/// a cycle gives the same text on the next pass (invariant 1).
+#[test]
+fn a_urns_fragment_is_not_inherited_by_a_url() {
+    let permanent = ProtocolOptions {
+        redirects: RedirectPolicy::Permanent,
+        min_host_support: 3,
+    };
+    let p = proto(
+        vec![RawObservation::redirect(
+            "urn:example:b",
+            301,
+            "http://a.example/",
+        )],
+        permanent,
+    );
+    assert_eq!(p.normalize("urn:example:b#f").unwrap(), "http://a.example/");
+    assert_eq!(
+        p.key("urn:example:b#f").unwrap(),
+        p.key("urn:example:b").unwrap()
+    );
+    // A URL's fragment is inherited (RFC 9110 §10.2.2), by a URL or a URN.
+    let p = proto(
+        vec![
+            RawObservation::redirect("http://a.example/x", 301, "urn:example:a"),
+            RawObservation::redirect("urn:example:a", 301, "urn:example:c"),
+            RawObservation::redirect("urn:example:c", 301, "urn:example:a"),
+        ],
+        permanent,
+    );
+    let once = p.normalize("http://a.example/x#f").unwrap();
+    assert_eq!(once, "urn:example:a#f");
+    assert_eq!(p.normalize(&once).unwrap(), once);
+    assert_eq!(
+        p.key(&once).unwrap(),
+        p.key("http://a.example/x#f").unwrap()
+    );
+}
