@@ -212,9 +212,11 @@ pub(super) fn remove_params(table: &ParamTable, out: &mut String, at: &mut At) -
     }
     let path = &out.as_bytes()[at.path..qm];
     let q = &out.as_bytes()[qs..qe];
-    // The parameters that go (the first two on the stack, the rest in
+    // The parameters that go (the first two in locals, the rest in
     // `more`: most queries lose one), and where the first kept one starts.
-    let mut cuts = [(0usize, 0usize); 2];
+    // Locals, not an array indexed by the count: the array lived on the
+    // stack, zeroed for every query looked at (issue 11, round 18).
+    let (mut c0, mut c1) = ((0usize, 0usize), (0usize, 0usize));
     let mut n = 0;
     let mut more = Vec::new();
     let mut first_kept = usize::MAX;
@@ -222,10 +224,10 @@ pub(super) fn remove_params(table: &ParamTable, out: &mut String, at: &mut At) -
     loop {
         let b = param_end(q, a);
         if table.goes(q, path, a, b) {
-            if n < cuts.len() {
-                cuts[n] = (qs + a, qs + b);
-            } else {
-                more.push((qs + a, qs + b));
+            match n {
+                0 => c0 = (qs + a, qs + b),
+                1 => c1 = (qs + a, qs + b),
+                _ => more.push((qs + a, qs + b)),
             }
             n += 1;
         } else if first_kept == usize::MAX {
@@ -250,7 +252,7 @@ pub(super) fn remove_params(table: &ParamTable, out: &mut String, at: &mut At) -
     // A cut at the end is a `truncate`, another a `drain` (one move of
     // the tail; `replace_range`'s splice was a call of ~17 instructions
     // per cut: issue 11, round 11).
-    for &(a, b) in cuts[..n.min(cuts.len())].iter().chain(more.iter()).rev() {
+    let cut = |out: &mut String, (a, b): (usize, usize)| {
         let (x, y) = if a > first_kept {
             (a - 1, b)
         } else {
@@ -261,7 +263,14 @@ pub(super) fn remove_params(table: &ParamTable, out: &mut String, at: &mut At) -
         } else {
             out.drain(x..y);
         }
+    };
+    for &c in more.iter().rev() {
+        cut(out, c);
     }
+    if n >= 2 {
+        cut(out, c1);
+    }
+    cut(out, c0);
     true
 }
 
