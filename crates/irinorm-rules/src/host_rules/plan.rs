@@ -417,14 +417,18 @@ impl HostTable {
         if last.table == self.id && last.key.same(&key) && key.whole() {
             return Some(last.plan);
         }
-        self.unseen(host, key)
+        // The key made again there, not handed over: passed, it was
+        // stored to the stack on every call, the hits' too (issue 11,
+        // round 18).
+        self.unseen(host)
     }
 
     /// [`HostTable::screened`] when the last host is not `host` by its
     /// key: a long host (more than 24 bytes) compared with the table's
     /// name, the host found before the last, then the probe.
     #[inline(never)]
-    fn unseen(&self, host: &[u8], key: HostKey) -> Option<u32> {
+    fn unseen(&self, host: &[u8]) -> Option<u32> {
+        let key = HostKey::of(host);
         let last = RECENT_0.get();
         let same = |r: &Recent| {
             r.table == self.id
