@@ -1401,9 +1401,6 @@ fn substitute_from(sub: &Subst, out: &mut String, at: &mut At, first: usize) -> 
         }
         i += x + from.len();
     }
-    if n == 0 {
-        return false;
-    }
     // Replaced in place from the right (the offsets to the left stay).
     for &h in hits[..n].iter().chain(more.iter()).rev() {
         out.replace_range(h..h + from.len(), to);
@@ -1520,6 +1517,46 @@ mod tests {
             let want = At::of(cut, 0, &irinorm::split_trusted(cut).offsets());
             assert_eq!(format!("{got:?}"), format!("{want:?}"), "{url} -> {cut}");
         }
+    }
+
+    /// `substitute` (its first search inline, the edit apart: round 18):
+    /// every occurrence replaced left to right, not overlapping, past the
+    /// four hits kept on the stack; nothing when `from` is absent; undone
+    /// when the new path would have a dot segment (RFC 3986 §5.2.4); the
+    /// `?` moved to where the new path ends.
+    #[test]
+    fn substitute_every_occurrence_or_none() {
+        let run = |url: &str, from: &str, to: &str| {
+            let o = irinorm::split_trusted(url).offsets();
+            let mut at = At::of(url, 0, &o).expect("absolute");
+            let mut out = url.to_owned();
+            let fired = substitute(&Subst::new(from, to), &mut out, &mut at);
+            (fired, out, at.query)
+        };
+        let url = "http://a.test/p/q";
+        assert_eq!(run(url, "/x", "/y"), (false, url.to_owned(), None));
+        assert_eq!(
+            run("http://a.test/xx/p?xx=1", "xx", "y"),
+            (true, "http://a.test/y/p?y=1".to_owned(), Some(17))
+        );
+        // Not overlapping: `aaa` is one hit and a rest.
+        assert_eq!(
+            run("http://a.test/aaa-aa", "aa", "b"),
+            (true, "http://a.test/ba-b".to_owned(), None)
+        );
+        // Eight hits: four on the stack, four in `more`.
+        assert_eq!(
+            run("http://a.test/a-a-a-a-a-aaa", "a", "bc"),
+            (true, "http://a.test/bc-bc-bc-bc-bc-bcbcbc".to_owned(), None)
+        );
+        // `_` to `.` would make `/.` segments: undone, every hit.
+        let dots = "http://a.test/_/x_/_/_/_?q=_";
+        assert_eq!(run(dots, "_", "."), (false, dots.to_owned(), Some(24)));
+        // A substitution that spells the `?`: the query starts there.
+        assert_eq!(
+            run("http://a.test/p_id=1", "_", "?"),
+            (true, "http://a.test/p?id=1".to_owned(), Some(15))
+        );
     }
 
     /// `At::splice` gives `replace_range`'s text and moves the offsets

@@ -398,6 +398,37 @@ mod tests {
         }
     }
 
+    /// `remove_params` cuts every parameter that goes, the first two
+    /// held in locals and the rest in `more` (round 18), before and after
+    /// the first kept one (each with its own `&`); the `?` too when none
+    /// is kept.
+    #[test]
+    fn remove_params_cuts_every_one_that_goes() {
+        let mut t = ParamTable::default();
+        t.add(Param {
+            name: "a".into(),
+            value: None,
+            prefix: None,
+        });
+        let run = |q: &str| {
+            let url = format!("http://h.test/p?{q}");
+            let o = irinorm::split_trusted(&url).offsets();
+            let mut at = At::of(&url, 0, &o).expect("absolute");
+            let mut out = url.clone();
+            let fired = remove_params(&t, &mut out, &mut at);
+            (fired, out["http://h.test/p".len()..].to_owned(), at.query)
+        };
+        assert_eq!(run("k=1&b"), (false, "?k=1&b".into(), Some(15)));
+        assert_eq!(run("k&a"), (true, "?k".into(), Some(15)));
+        assert_eq!(run("a=1&k"), (true, "?k".into(), Some(15)));
+        assert_eq!(run("a=1&a=2&k&a=3"), (true, "?k".into(), Some(15)));
+        assert_eq!(
+            run("a=1&k=2&a=3&b=4&a=5&a=6"),
+            (true, "?k=2&b=4".into(), Some(15))
+        );
+        assert_eq!(run("a&a=1&a=2&a=3"), (true, "".into(), None));
+    }
+
     /// Names are exact: case, a longer name sharing the first word, a
     /// name that is a prefix of another, a default value compared whole.
     #[test]
