@@ -1291,7 +1291,7 @@ pub(crate) fn fused<const LISTED: bool>(
         return done(out, applied);
     }
     let ran = plans.run(p, out, &mut at);
-    if !ran.any {
+    if !ran.any() {
         return done(out, applied);
     }
     // The general path counts `host-rules` as applied when it fired and
@@ -1333,10 +1333,10 @@ pub(crate) fn fused<const LISTED: bool>(
     let host = &out.as_bytes()[at.host.0..at.host.1];
     let odd_host = host.last() == Some(&b'.') || host.first().is_some_and(u8::is_ascii_digit);
     let screen = !crawler_like
-        || ran.spelled
-        || (ran.wrote & (plan::WROTE_HOST | plan::WROTE_SCHEME) != 0 && odd_host);
+        || ran.spelled()
+        || (ran.wrote() & (plan::WROTE_HOST | plan::WROTE_SCHEME) != 0 && odd_host);
     if !named.is_empty() && screen {
-        let kind = if !ran.host {
+        let kind = if !ran.host() {
             m.host_kind()
         } else if irinorm::host::parse_ipv4(&out.as_bytes()[at.host.0..at.host.1]).is_some() {
             HostKind::Ipv4
@@ -1455,7 +1455,7 @@ impl HostRuleSet {
         } else {
             plans.run_stepwise(p, &mut out, &mut at)
         };
-        if !ran.any {
+        if !ran.any() {
             return None;
         }
         out.push_str(&url[body..]);

@@ -212,9 +212,11 @@ pub(super) fn remove_params(table: &ParamTable, out: &mut String, at: &mut At) -
     }
     let path = &out.as_bytes()[at.path..qm];
     let q = &out.as_bytes()[qs..qe];
-    // The parameters that go (the first two on the stack, the rest in
+    // The parameters that go (the first two in locals, the rest in
     // `more`: most queries lose one), and where the first kept one starts.
-    let mut cuts = [(0usize, 0usize); 2];
+    // Locals, not an array indexed by the count: the array lived on the
+    // stack, zeroed for every query looked at (issue 11, round 18).
+    let (mut c0, mut c1) = ((0usize, 0usize), (0usize, 0usize));
     let mut n = 0;
     let mut more = Vec::new();
     let mut first_kept = usize::MAX;
@@ -222,10 +224,10 @@ pub(super) fn remove_params(table: &ParamTable, out: &mut String, at: &mut At) -
     loop {
         let b = param_end(q, a);
         if table.goes(q, path, a, b) {
-            if n < cuts.len() {
-                cuts[n] = (qs + a, qs + b);
-            } else {
-                more.push((qs + a, qs + b));
+            match n {
+                0 => c0 = (qs + a, qs + b),
+                1 => c1 = (qs + a, qs + b),
+                _ => more.push((qs + a, qs + b)),
             }
             n += 1;
         } else if first_kept == usize::MAX {
@@ -250,7 +252,7 @@ pub(super) fn remove_params(table: &ParamTable, out: &mut String, at: &mut At) -
     // A cut at the end is a `truncate`, another a `drain` (one move of
     // the tail; `replace_range`'s splice was a call of ~17 instructions
     // per cut: issue 11, round 11).
-    for &(a, b) in cuts[..n.min(cuts.len())].iter().chain(more.iter()).rev() {
+    let cut = |out: &mut String, (a, b): (usize, usize)| {
         let (x, y) = if a > first_kept {
             (a - 1, b)
         } else {
@@ -261,7 +263,14 @@ pub(super) fn remove_params(table: &ParamTable, out: &mut String, at: &mut At) -
         } else {
             out.drain(x..y);
         }
+    };
+    for &c in more.iter().rev() {
+        cut(out, c);
     }
+    if n >= 2 {
+        cut(out, c1);
+    }
+    cut(out, c0);
     true
 }
 
@@ -387,6 +396,37 @@ mod tests {
                 });
             }
         }
+    }
+
+    /// `remove_params` cuts every parameter that goes, the first two
+    /// held in locals and the rest in `more` (round 18), before and after
+    /// the first kept one (each with its own `&`); the `?` too when none
+    /// is kept.
+    #[test]
+    fn remove_params_cuts_every_one_that_goes() {
+        let mut t = ParamTable::default();
+        t.add(Param {
+            name: "a".into(),
+            value: None,
+            prefix: None,
+        });
+        let run = |q: &str| {
+            let url = format!("http://h.test/p?{q}");
+            let o = irinorm::split_trusted(&url).offsets();
+            let mut at = At::of(&url, 0, &o).expect("absolute");
+            let mut out = url.clone();
+            let fired = remove_params(&t, &mut out, &mut at);
+            (fired, out["http://h.test/p".len()..].to_owned(), at.query)
+        };
+        assert_eq!(run("k=1&b"), (false, "?k=1&b".into(), Some(15)));
+        assert_eq!(run("k&a"), (true, "?k".into(), Some(15)));
+        assert_eq!(run("a=1&k"), (true, "?k".into(), Some(15)));
+        assert_eq!(run("a=1&a=2&k&a=3"), (true, "?k".into(), Some(15)));
+        assert_eq!(
+            run("a=1&k=2&a=3&b=4&a=5&a=6"),
+            (true, "?k=2&b=4".into(), Some(15))
+        );
+        assert_eq!(run("a&a=1&a=2&a=3"), (true, "".into(), None));
     }
 
     /// Names are exact: case, a longer name sharing the first word, a
