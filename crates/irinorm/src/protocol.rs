@@ -1276,8 +1276,8 @@ impl<E: Evidence> Protocol<E> {
         })
     }
 
-    /// The chain of `input` (from its evidence key: a URN's r- and
-    /// q-components left out, [`Protocol::lookup_key`]).
+    /// The chain of `input`, from its evidence key (a URN's r- and
+    /// q-components left out, as rung 2 compares it: RFC 8141 §3.1).
     pub fn chain(&self, input: &str) -> Result<Chain, ParseError> {
         let (k, _) = self.split(input)?;
         Ok(self.chain_of_key(&self.lookup_key(&k)))
@@ -1287,9 +1287,8 @@ impl<E: Evidence> Protocol<E> {
     /// the input is kept (RFC 9110 §10.2.2: a redirect without a fragment
     /// inherits the request's). A URN's r- and q-components are kept when
     /// no edge leaves its key (rung 2's text), and go with its name when
-    /// one does, as its f-component does to an end that is not a URN
-    /// ([`Protocol::lookup_key`], [`Protocol::inherited`]): rung 2
-    /// compares the name without them (RFC 8141 §3.1).
+    /// one does, as its f-component does to an end that is not a URN:
+    /// rung 2 compares the name without them (RFC 8141 §3.1).
     pub fn normalize(&self, input: &str) -> Result<String, ParseError> {
         let mut out = String::new();
         self.normalize_into(input, &mut out)?;
