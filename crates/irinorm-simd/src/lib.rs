@@ -21,7 +21,7 @@
 //! use, can lower the choice, never raise it above what the CPU has: a way
 //! to test and measure the fallbacks.
 //!
-//! Safety: the crate denies `unsafe_code`; the `unsafe` blocks are the
+//! Safety: the crate denies `unsafe_code`; the only `unsafe` blocks are the
 //! two calls of a `#[target_feature]` kernel in [`Kernel::next_stop`], each
 //! reached only through a [`Kernel`] value, which can only be made after the
 //! feature was detected; the call of the SSE2 [`eq_mask64`] kernel; and the
@@ -31,23 +31,11 @@
 //! (every x86-64 CPU; rustc still asks for `unsafe` there). Inside the kernels, vector loads are made from
 //! `u64::from_le_bytes` of checked slices (no raw pointers), so since Rust
 //! 1.87 the intrinsics they call are safe functions.
-//!
-//! [`Echo`] (issue 14, round 16: the already-normal answer written as the
-//! kernel reads) adds three: the call of the AVX2 kernel's `ECHO` instance
-//! (`x86_echo`, after the same detection); its vector stores
-//! (`store256`, an `unsafe fn` whose callers prove each window lies inside
-//! the copy: `at + 32 <= len == out.len()`); and, in `echo.rs`, the
-//! `String`'s bytes reached as a `Vec` (only its spare capacity is
-//! written) and `set_len`, done only when a kernel call that reached the
-//! end of the input says it stored windows covering all of it (the proof
-//! is in the kernel's documentation, `x86.rs`), so that the appended bytes
-//! are initialized and are a copy of a `&str`.
 
 #![deny(unsafe_code)]
 
 mod bytemask;
 mod class;
-mod echo;
 mod padded;
 mod portable;
 mod scalar;
@@ -57,7 +45,6 @@ mod x86;
 
 pub use bytemask::{eq_mask64, eq_mask64_scalar};
 pub use class::Class;
-pub use echo::{next_stop_appending, next_stop_echo, Echo};
 pub use padded::eq_mask64_padded;
 
 use std::sync::atomic::{AtomicU8, Ordering};
@@ -273,98 +260,6 @@ impl Packed {
     }
 }
 
-/// The kernel instance `x86::$k` for the kind of `$run` (with triplets,
-/// dense, with a mark, with a pair), without an echo, or with `$out` (the
-/// `_with` kernels' `ECHO` instance, [`Echo`]). `$run` is usually a
-/// constant at the (inlined) call site, so the `match` folds away.
-#[cfg(target_arch = "x86_64")]
-macro_rules! by_kind {
-    ($k:ident, $b:expr, $i:expr, $run:expr) => {
-        match (
-            $run.triplets.is_some(),
-            $run.dense,
-            $run.mark < 0x80,
-            $run.pair != NO_PAIR,
-        ) {
-            (false, _, false, false) => x86::$k::<false, false, false, false>($b, $i, $run),
-            (false, _, false, true) => x86::$k::<false, false, false, true>($b, $i, $run),
-            (false, _, true, false) => x86::$k::<false, false, true, false>($b, $i, $run),
-            (false, _, true, true) => x86::$k::<false, false, true, true>($b, $i, $run),
-            (true, false, false, false) => x86::$k::<true, false, false, false>($b, $i, $run),
-            (true, false, false, true) => x86::$k::<true, false, false, true>($b, $i, $run),
-            (true, false, true, false) => x86::$k::<true, false, true, false>($b, $i, $run),
-            (true, false, true, true) => x86::$k::<true, false, true, true>($b, $i, $run),
-            (true, true, false, false) => x86::$k::<true, true, false, false>($b, $i, $run),
-            (true, true, false, true) => x86::$k::<true, true, false, true>($b, $i, $run),
-            (true, true, true, false) => x86::$k::<true, true, true, false>($b, $i, $run),
-            (true, true, true, true) => x86::$k::<true, true, true, true>($b, $i, $run),
-        }
-    };
-    ($k:ident, $b:expr, $i:expr, $run:expr, $out:expr) => {
-        match (
-            $run.triplets.is_some(),
-            $run.dense,
-            $run.mark < 0x80,
-            $run.pair != NO_PAIR,
-        ) {
-            (false, _, false, false) => {
-                x86::$k::<false, false, false, false, true>($b, $i, $run, $out)
-            }
-            (false, _, false, true) => {
-                x86::$k::<false, false, false, true, true>($b, $i, $run, $out)
-            }
-            (false, _, true, false) => {
-                x86::$k::<false, false, true, false, true>($b, $i, $run, $out)
-            }
-            (false, _, true, true) => x86::$k::<false, false, true, true, true>($b, $i, $run, $out),
-            (true, false, false, false) => {
-                x86::$k::<true, false, false, false, true>($b, $i, $run, $out)
-            }
-            (true, false, false, true) => {
-                x86::$k::<true, false, false, true, true>($b, $i, $run, $out)
-            }
-            (true, false, true, false) => {
-                x86::$k::<true, false, true, false, true>($b, $i, $run, $out)
-            }
-            (true, false, true, true) => {
-                x86::$k::<true, false, true, true, true>($b, $i, $run, $out)
-            }
-            (true, true, false, false) => {
-                x86::$k::<true, true, false, false, true>($b, $i, $run, $out)
-            }
-            (true, true, false, true) => {
-                x86::$k::<true, true, false, true, true>($b, $i, $run, $out)
-            }
-            (true, true, true, false) => {
-                x86::$k::<true, true, true, false, true>($b, $i, $run, $out)
-            }
-            (true, true, true, true) => x86::$k::<true, true, true, true, true>($b, $i, $run, $out),
-        }
-    };
-}
-
-/// The AVX2 kernel's `ECHO` instance for `run` ([`Kernel::next_stop_echo`]),
-/// on a CPU where [`Kernel::is_avx2`] said so: `out` holds at least
-/// `b.len()` bytes.
-#[cfg(target_arch = "x86_64")]
-#[inline(always)]
-fn x86_echo(
-    k: Kernel,
-    b: &[u8],
-    i: usize,
-    run: &Run,
-    out: &mut [core::mem::MaybeUninit<u8>],
-) -> Packed {
-    debug_assert!(k.is_avx2());
-    #[allow(unsafe_code)]
-    // SAFETY: `k` is a `Kernel(AVX2)` (the caller's test, repeated above
-    // in debug builds), only made by `supported` after
-    // `is_x86_feature_detected!("avx2")` said the CPU has AVX2.
-    unsafe {
-        by_kind!(avx2_with, b, i, run, out)
-    }
-}
-
 const UNKNOWN: u8 = 0;
 const SCALAR: u8 = 1;
 const PORTABLE: u8 = 2;
@@ -436,13 +331,6 @@ impl Kernel {
         v
     }
 
-    /// Whether this is the AVX2 kernel (the one whose [`Kernel::next_stop_echo`]
-    /// writes the copy).
-    #[inline(always)]
-    pub fn is_avx2(self) -> bool {
-        self.0 == AVX2
-    }
-
     /// `avx2`, `ssse3`, `portable` or `scalar` (the values of
     /// `IRINORM_SIMD`).
     pub fn name(&self) -> &'static str {
@@ -463,6 +351,30 @@ impl Kernel {
     pub fn next_stop(self, b: &[u8], i: usize, run: &Run) -> Stop {
         // The kind of run picks one monomorphized kernel; `run` is usually
         // a constant at the (inlined) call site, so the `match` folds away.
+        #[cfg(target_arch = "x86_64")]
+        macro_rules! by_kind {
+            ($k:ident) => {
+                match (
+                    run.triplets.is_some(),
+                    run.dense,
+                    run.mark < 0x80,
+                    run.pair != NO_PAIR,
+                ) {
+                    (false, _, false, false) => x86::$k::<false, false, false, false>(b, i, run),
+                    (false, _, false, true) => x86::$k::<false, false, false, true>(b, i, run),
+                    (false, _, true, false) => x86::$k::<false, false, true, false>(b, i, run),
+                    (false, _, true, true) => x86::$k::<false, false, true, true>(b, i, run),
+                    (true, false, false, false) => x86::$k::<true, false, false, false>(b, i, run),
+                    (true, false, false, true) => x86::$k::<true, false, false, true>(b, i, run),
+                    (true, false, true, false) => x86::$k::<true, false, true, false>(b, i, run),
+                    (true, false, true, true) => x86::$k::<true, false, true, true>(b, i, run),
+                    (true, true, false, false) => x86::$k::<true, true, false, false>(b, i, run),
+                    (true, true, false, true) => x86::$k::<true, true, false, true>(b, i, run),
+                    (true, true, true, false) => x86::$k::<true, true, true, false>(b, i, run),
+                    (true, true, true, true) => x86::$k::<true, true, true, true>(b, i, run),
+                }
+            };
+        }
         // Every kernel's answer as a `Packed` (two registers), made a
         // `Stop` once after they merge: with a `Stop` from each branch the
         // three words met in memory at the (inlined) call site, stored and
@@ -475,7 +387,7 @@ impl Kernel {
             // SAFETY: a `Kernel(AVX2)` is only made by `supported`, after
             // `is_x86_feature_detected!("avx2")` said the CPU has AVX2.
             unsafe {
-                by_kind!(avx2, b, i, run)
+                by_kind!(avx2)
             }
         } else if self.0 >= SSSE3 {
             #[allow(unsafe_code)]
@@ -484,7 +396,7 @@ impl Kernel {
             // `is_x86_feature_detected!("ssse3")` said the CPU has SSSE3
             // (AVX2 without SSSE3 is never reported).
             unsafe {
-                by_kind!(ssse3, b, i, run)
+                by_kind!(ssse3)
             }
         } else {
             self.fallback(b, i, run)

@@ -218,26 +218,7 @@ pub(crate) fn common(s: &str) -> Option<Meta> {
 /// the whole reference). `Err(None)`: parse from the start.
 #[inline(always)]
 pub(crate) fn common_or_resume(s: &str, m: &mut Meta) -> Result<(), Option<Resume>> {
-    common_fields::<false>(s, m, None)
-}
-
-/// [`common_or_resume`], whose fused path-and-query run (a tail over
-/// [`FUSE_ABOVE`] bytes, [`path_run`]) also appends `s` to `out` when it
-/// validates `s` to its end on the AVX2 kernel
-/// ([`irinorm_simd::next_stop_appending`]): the already-normal answer of
-/// the ladder's `normalize_into` without a second pass over the bytes
-/// (`memcpy`, ~44 instructions per `len 161+` URL). `out`'s text grew by
-/// `s` exactly or not at all, whatever the answer; the caller tells by its
-/// length (issue 14, round 19: the echo chosen by the fuse test the scan
-/// makes anyway, instead of a length test before the scan (round 17),
-/// which mispredicted on mixed-length streams).
-#[inline(always)]
-pub(crate) fn common_or_resume_appending(
-    s: &str,
-    m: &mut Meta,
-    out: &mut String,
-) -> Result<(), Option<Resume>> {
-    common_fields::<false>(s, m, Some(out))
+    common_fields::<false>(s, m)
 }
 
 /// [`common_or_resume`] for what it refused from the start (`Err(None)`),
@@ -263,7 +244,7 @@ pub(crate) fn upper_or_resume(s: &str, m: &mut Meta) -> Result<(), Option<Resume
         return Err(None);
     }
     *m = Meta::default();
-    common_fields::<true>(s, m, None)
+    common_fields::<true>(s, m)
 }
 
 /// The path from `i` (and the query, on long tails: [`PATH_QUERY_RUN`]).
@@ -271,18 +252,10 @@ pub(crate) fn upper_or_resume(s: &str, m: &mut Meta) -> Result<(), Option<Resume
 /// in one run, `?` marked; short ones with a stop at `?`, which is cheaper
 /// there (BENCHMARKS.md, issue 14 round 2). Every call has a constant run,
 /// so the kernel's choice of loop folds away.
-/// With `out` (`s` being the whole reference), the fused run also appends
-/// `s` to `out` when it validates it to the end
-/// ([`common_or_resume_appending`]); short tails never do (on them the
-/// `memcpy` is cheap, issue 14 round 17).
 #[inline(always)]
-fn path_run(s: &str, i: usize, out: Option<&mut String>) -> irinorm_simd::Stop {
-    let b = s.as_bytes();
+fn path_run(b: &[u8], i: usize) -> irinorm_simd::Stop {
     if b.len() - i > FUSE_ABOVE {
-        match out {
-            Some(out) => irinorm_simd::next_stop_appending(out, s, i, &PATH_QUERY_RUN),
-            None => irinorm_simd::next_stop(b, i, &PATH_QUERY_RUN),
-        }
+        irinorm_simd::next_stop(b, i, &PATH_QUERY_RUN)
     } else {
         irinorm_simd::next_stop(b, i, &PATH_RUN)
     }
@@ -290,16 +263,9 @@ fn path_run(s: &str, i: usize, out: Option<&mut String>) -> irinorm_simd::Stop {
 
 /// [`common_or_resume`] (`UPPER` false) and [`upper_or_resume`] (`UPPER`
 /// true: upper case in the scheme and host accepted and noted, UPPER_SCHEME
-/// and UPPER_HOST, as the full parser notes them); `out`:
-/// [`common_or_resume_appending`].
+/// and UPPER_HOST, as the full parser notes them).
 #[inline(always)]
-fn common_fields<const UPPER: bool>(
-    s: &str,
-    m: &mut Meta,
-    out: Option<&mut String>,
-) -> Result<(), Option<Resume>> {
-    // The reference (`s` is the path run's answer from there on).
-    let text = s;
+fn common_fields<const UPPER: bool>(s: &str, m: &mut Meta) -> Result<(), Option<Resume>> {
     let b = s.as_bytes();
     let len = b.len();
     if len <= W {
@@ -388,7 +354,7 @@ fn common_fields<const UPPER: bool>(
             stage: Stage::Path,
         }));
     }
-    let s = path_run(text, i, out);
+    let s = path_run(b, i);
     add_pct(&mut flags, s.pct);
     if s.at >= len {
         // The run went to the end: no fragment, no stop (nearly every
@@ -431,7 +397,7 @@ fn common_fields<const UPPER: bool>(
                     }));
                 }
                 flags |= DOT_SEG;
-                let s = path_run(text, j + 1, None);
+                let s = path_run(b, j + 1);
                 add_pct(&mut flags, s.pct);
                 if s.mark < s.at {
                     path_end = Some(s.mark);

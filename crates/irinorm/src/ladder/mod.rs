@@ -290,27 +290,14 @@ impl Normalizer {
         slow: impl FnOnce(Fast, &Meta, &mut String),
     ) -> Result<(), ParseError> {
         let mut m = Meta::default();
-        // The scan's fused run may append `input` to `out` as it validates
-        // it (issue 14, round 19: `scan::common_or_resume_appending`); it
-        // says so by `out`'s length, the only claim of the echo.
-        let base = out.len();
-        // An error leaves `out` as it was: the copy is appended only when
-        // the run validated the input to its end, and the scan then
-        // answers `Ok` (`scan::common_fields`).
-        let scanned = self.parse_input_with(input, &mut m, Some(out))?;
+        let scanned = self.parse_input_into(input, &mut m)?;
         let fast = self.fast_path(input, &m, &self.opts, scanned);
         if fast == Fast::Same {
-            if out.len() == base {
-                out.push_str(input);
-            }
+            out.push_str(input);
+        } else if fast == Fast::Root {
+            push_with_root(out, input, &m);
         } else {
-            // The copy, if made, is not the answer.
-            out.truncate(base);
-            if fast == Fast::Root {
-                push_with_root(out, input, &m);
-            } else {
-                slow(fast, &m, out);
-            }
+            slow(fast, &m, out);
         }
         Ok(())
     }
@@ -505,19 +492,6 @@ impl Normalizer {
     /// again (issue 14, rounds 5 and 6).
     #[inline(always)]
     fn parse_input_into(&self, input: &str, m: &mut Meta) -> Result<Scanned, ParseError> {
-        self.parse_input_with(input, m, None)
-    }
-
-    /// [`Normalizer::parse_input_into`]; with `out`, the first scan may
-    /// also append `input` to it ([`crate::scan::common_or_resume_appending`]:
-    /// `out`'s text then grew by `input` exactly, or not at all).
-    #[inline(always)]
-    fn parse_input_with(
-        &self,
-        input: &str,
-        m: &mut Meta,
-        out: Option<&mut String>,
-    ) -> Result<Scanned, ParseError> {
         if input.len() > self.opts.max_len {
             return Err(ParseError::whole(ErrorKind::TooLong, self.opts.max_len));
         }
@@ -526,11 +500,7 @@ impl Normalizer {
         // ladder then repairs or rewrites the reference), out of line: in
         // the first scan it made the already-normal path longer (issue 14,
         // round 13, callgrind); else the full parser from the first byte.
-        let first = match out {
-            Some(out) => crate::scan::common_or_resume_appending(input, m, out),
-            None => crate::scan::common_or_resume(input, m),
-        };
-        let scan = match first {
+        let scan = match crate::scan::common_or_resume(input, m) {
             Err(None) => crate::scan::upper_or_resume(input, m),
             scan => scan,
         };
