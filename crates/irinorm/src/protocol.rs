@@ -1267,13 +1267,7 @@ impl<E: Evidence> Protocol<E> {
     /// Whether the key `k` (lower-case scheme) is of a scheme the user's
     /// registry normalizes as a URN (RFC 8141).
     fn is_urn(&self, k: &str) -> bool {
-        k.find(':').is_some_and(|c| {
-            self.uri
-                .options()
-                .schemes
-                .get(&k[..c])
-                .is_some_and(|i| i.special == crate::scheme::Special::Urn)
-        })
+        crate::ladder::key::is_urn(k, self.uri.options())
     }
 
     /// The chain of `input`, from its evidence key (a URN's r- and

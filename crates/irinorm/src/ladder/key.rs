@@ -24,6 +24,16 @@ impl core::fmt::Display for Key {
     }
 }
 
+/// Whether `text` (a normal form: lower-case scheme) is of a scheme the
+/// registry of `o` normalizes as a URN (RFC 8141).
+pub(crate) fn is_urn(text: &str, o: &Options) -> bool {
+    text.find(':').is_some_and(|colon| {
+        o.schemes
+            .get(&text[..colon])
+            .is_some_and(|i| i.special == Special::Urn)
+    })
+}
+
 /// What comparison ignores beyond normalization: the r/q/f-components of a
 /// URN at rung 2 (RFC 8141 §3.1). (The fragment under `ignore_fragment`
 /// is already left out by the normalizer.)
@@ -32,12 +42,7 @@ pub(crate) fn project(out: &mut String, start: usize, o: &Options) {
         return;
     }
     let text = &out[start..];
-    let Some(colon) = text.find(':') else { return };
-    let is_urn = o
-        .schemes
-        .get(&text[..colon])
-        .is_some_and(|i| i.special == Special::Urn);
-    if is_urn {
+    if is_urn(text, o) {
         if let Some(c) = urn::comparison_form(text) {
             out.truncate(start);
             out.push_str(&c);
