@@ -21,7 +21,7 @@
 //! use, can lower the choice, never raise it above what the CPU has: a way
 //! to test and measure the fallbacks.
 //!
-//! Safety: the crate denies `unsafe_code`; the `unsafe` blocks are the
+//! Safety: the crate denies `unsafe_code`; the only `unsafe` blocks are the
 //! two calls of a `#[target_feature]` kernel in [`Kernel::next_stop`], each
 //! reached only through a [`Kernel`] value, which can only be made after the
 //! feature was detected; the call of the SSE2 [`eq_mask64`] kernel; and the
@@ -31,23 +31,11 @@
 //! (every x86-64 CPU; rustc still asks for `unsafe` there). Inside the kernels, vector loads are made from
 //! `u64::from_le_bytes` of checked slices (no raw pointers), so since Rust
 //! 1.87 the intrinsics they call are safe functions.
-//!
-//! [`Echo`] (issue 14, round 16: the already-normal answer written as the
-//! kernel reads) adds three: the call of the AVX2 kernel's `ECHO` instance
-//! (`x86_echo`, after the same detection); its vector stores
-//! (`store256`, an `unsafe fn` whose callers prove each window lies inside
-//! the copy: `at + 32 <= len == out.len()`); and, in `echo.rs`, the
-//! `String`'s bytes reached as a `Vec` (only its spare capacity is
-//! written) and `set_len`, done only when a kernel call that reached the
-//! end of the input says it stored windows covering all of it (the proof
-//! is in the kernel's documentation, `x86.rs`), so that the appended bytes
-//! are initialized and are a copy of a `&str`.
 
 #![deny(unsafe_code)]
 
 mod bytemask;
 mod class;
-mod echo;
 mod padded;
 mod portable;
 mod scalar;
@@ -57,7 +45,6 @@ mod x86;
 
 pub use bytemask::{eq_mask64, eq_mask64_scalar};
 pub use class::Class;
-pub use echo::{next_stop_appending, next_stop_echo, Echo};
 pub use padded::eq_mask64_padded;
 
 use std::sync::atomic::{AtomicU8, Ordering};
@@ -66,11 +53,6 @@ use std::sync::atomic::{AtomicU8, Ordering};
 pub const PCT_ANY: u8 = 1;
 /// [`Stop::pct`]: at least one skipped triplet encodes a byte >= 0x80.
 pub const PCT_HIGH: u8 = 2;
-/// [`Stop::pct`], from [`next_stop_appending`] alone: it appended the
-/// input to the output (issue 14, round 20: a bit of the answer the
-/// caller reads anyway, so that a caller that never asks for an append
-/// pays nothing to learn it did not happen).
-pub const PCT_APPENDED: u8 = 4;
 
 /// The triplets a run skips: `%` followed by two bytes of `hex` whose
 /// value (as upper-case hex digits) is not in `unreserved`.
@@ -249,8 +231,7 @@ pub struct Stop {
     /// The first byte at or after the start that ends the run, or the
     /// length of the input.
     pub at: usize,
-    /// [`PCT_ANY`] / [`PCT_HIGH`] for the triplets skipped before `at`;
-    /// [`PCT_APPENDED`] ([`next_stop_appending`]).
+    /// [`PCT_ANY`] / [`PCT_HIGH`] for the triplets skipped before `at`.
     pub pct: u8,
     /// The first position of the run's mark ([`Run::mark`]) before `at`,
     /// or `at`.
@@ -259,184 +240,23 @@ pub struct Stop {
 
 /// A [`Stop`] in two words, which a function returns in two registers
 /// (a three-word `Stop` goes through memory: measurably slower on short
-/// inputs): `at`, and `mark << 3 | pct` (a position fits in 61 bits; the
-/// third bit of `pct` is [`PCT_APPENDED`], which only
-/// [`next_stop_appending`] sets).
+/// inputs): `at`, and `mark << 2 | pct` (a position fits in 62 bits).
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub(crate) struct Packed(usize, usize);
 
 impl Packed {
     #[inline(always)]
     pub(crate) fn new(at: usize, pct: u8, mark: usize) -> Packed {
-        Packed(at, mark << 3 | usize::from(pct & 3))
-    }
-
-    /// This answer, with [`PCT_APPENDED`].
-    #[inline(always)]
-    pub(crate) fn appended(self) -> Packed {
-        Packed(self.0, self.1 | usize::from(PCT_APPENDED))
+        Packed(at, mark << 2 | usize::from(pct & 3))
     }
 
     #[inline(always)]
     fn stop(self) -> Stop {
         Stop {
             at: self.0,
-            pct: (self.1 & 7) as u8,
-            mark: self.1 >> 3,
+            pct: (self.1 & 3) as u8,
+            mark: self.1 >> 2,
         }
-    }
-}
-
-/// The kernel instance `x86::$k` for the kind of `$run` (with triplets,
-/// dense, with a mark, with a pair), without an echo, or with `$out` (the
-/// `_with` kernels' `ECHO` instance, [`Echo`]). `$run` is usually a
-/// constant at the (inlined) call site, so the `match` folds away.
-#[cfg(target_arch = "x86_64")]
-macro_rules! by_kind {
-    ($k:ident, $b:expr, $i:expr, $run:expr) => {
-        match (
-            $run.triplets.is_some(),
-            $run.dense,
-            $run.mark < 0x80,
-            $run.pair != NO_PAIR,
-        ) {
-            (false, _, false, false) => x86::$k::<false, false, false, false>($b, $i, $run),
-            (false, _, false, true) => x86::$k::<false, false, false, true>($b, $i, $run),
-            (false, _, true, false) => x86::$k::<false, false, true, false>($b, $i, $run),
-            (false, _, true, true) => x86::$k::<false, false, true, true>($b, $i, $run),
-            (true, false, false, false) => x86::$k::<true, false, false, false>($b, $i, $run),
-            (true, false, false, true) => x86::$k::<true, false, false, true>($b, $i, $run),
-            (true, false, true, false) => x86::$k::<true, false, true, false>($b, $i, $run),
-            (true, false, true, true) => x86::$k::<true, false, true, true>($b, $i, $run),
-            (true, true, false, false) => x86::$k::<true, true, false, false>($b, $i, $run),
-            (true, true, false, true) => x86::$k::<true, true, false, true>($b, $i, $run),
-            (true, true, true, false) => x86::$k::<true, true, true, false>($b, $i, $run),
-            (true, true, true, true) => x86::$k::<true, true, true, true>($b, $i, $run),
-        }
-    };
-    ($k:ident, $b:expr, $i:expr, $run:expr, $out:expr) => {
-        match (
-            $run.triplets.is_some(),
-            $run.dense,
-            $run.mark < 0x80,
-            $run.pair != NO_PAIR,
-        ) {
-            (false, _, false, false) => {
-                x86::$k::<false, false, false, false, true>($b, $i, $run, $out)
-            }
-            (false, _, false, true) => {
-                x86::$k::<false, false, false, true, true>($b, $i, $run, $out)
-            }
-            (false, _, true, false) => {
-                x86::$k::<false, false, true, false, true>($b, $i, $run, $out)
-            }
-            (false, _, true, true) => x86::$k::<false, false, true, true, true>($b, $i, $run, $out),
-            (true, false, false, false) => {
-                x86::$k::<true, false, false, false, true>($b, $i, $run, $out)
-            }
-            (true, false, false, true) => {
-                x86::$k::<true, false, false, true, true>($b, $i, $run, $out)
-            }
-            (true, false, true, false) => {
-                x86::$k::<true, false, true, false, true>($b, $i, $run, $out)
-            }
-            (true, false, true, true) => {
-                x86::$k::<true, false, true, true, true>($b, $i, $run, $out)
-            }
-            (true, true, false, false) => {
-                x86::$k::<true, true, false, false, true>($b, $i, $run, $out)
-            }
-            (true, true, false, true) => {
-                x86::$k::<true, true, false, true, true>($b, $i, $run, $out)
-            }
-            (true, true, true, false) => {
-                x86::$k::<true, true, true, false, true>($b, $i, $run, $out)
-            }
-            (true, true, true, true) => x86::$k::<true, true, true, true, true>($b, $i, $run, $out),
-        }
-    };
-    (@appending $out:expr, $src:expr, $i:expr, $run:expr) => {
-        match (
-            $run.triplets.is_some(),
-            $run.dense,
-            $run.mark < 0x80,
-            $run.pair != NO_PAIR,
-        ) {
-            (false, _, false, false) => {
-                echo::avx2_appending::<false, false, false, false>($out, $src, $i, $run)
-            }
-            (false, _, false, true) => {
-                echo::avx2_appending::<false, false, false, true>($out, $src, $i, $run)
-            }
-            (false, _, true, false) => {
-                echo::avx2_appending::<false, false, true, false>($out, $src, $i, $run)
-            }
-            (false, _, true, true) => {
-                echo::avx2_appending::<false, false, true, true>($out, $src, $i, $run)
-            }
-            (true, false, false, false) => {
-                echo::avx2_appending::<true, false, false, false>($out, $src, $i, $run)
-            }
-            (true, false, false, true) => {
-                echo::avx2_appending::<true, false, false, true>($out, $src, $i, $run)
-            }
-            (true, false, true, false) => {
-                echo::avx2_appending::<true, false, true, false>($out, $src, $i, $run)
-            }
-            (true, false, true, true) => {
-                echo::avx2_appending::<true, false, true, true>($out, $src, $i, $run)
-            }
-            (true, true, false, false) => {
-                echo::avx2_appending::<true, true, false, false>($out, $src, $i, $run)
-            }
-            (true, true, false, true) => {
-                echo::avx2_appending::<true, true, false, true>($out, $src, $i, $run)
-            }
-            (true, true, true, false) => {
-                echo::avx2_appending::<true, true, true, false>($out, $src, $i, $run)
-            }
-            (true, true, true, true) => {
-                echo::avx2_appending::<true, true, true, true>($out, $src, $i, $run)
-            }
-        }
-    };
-}
-
-/// The AVX2 kernel's `ECHO` instance for `run` ([`Kernel::next_stop_echo`]),
-/// on a CPU where [`Kernel::is_avx2`] said so: `out` holds at least
-/// `b.len()` bytes.
-#[cfg(target_arch = "x86_64")]
-#[inline(always)]
-fn x86_echo(
-    k: Kernel,
-    b: &[u8],
-    i: usize,
-    run: &Run,
-    out: &mut [core::mem::MaybeUninit<u8>],
-) -> Packed {
-    debug_assert!(k.is_avx2());
-    #[allow(unsafe_code)]
-    // SAFETY: `k` is a `Kernel(AVX2)` (the caller's test, repeated above
-    // in debug builds), only made by `supported` after
-    // `is_x86_feature_detected!("avx2")` said the CPU has AVX2.
-    unsafe {
-        by_kind!(avx2_with, b, i, run, out)
-    }
-}
-
-/// [`echo::avx2_appending`] for the kind of `run`
-/// ([`next_stop_appending`]), on a CPU where [`Kernel::is_avx2`] said so.
-#[cfg(target_arch = "x86_64")]
-#[inline(always)]
-fn x86_appending(k: Kernel, out: &mut String, src: &str, i: usize, run: &Run) -> Packed {
-    debug_assert!(k.is_avx2());
-    #[allow(unsafe_code)]
-    // SAFETY: `k` is a `Kernel(AVX2)` (the caller's test, repeated above
-    // in debug builds), only made by `supported` after
-    // `is_x86_feature_detected!("avx2")` said the CPU has AVX2: the call
-    // of an `avx2` function, as in `x86_echo` and `Kernel::next_stop`.
-    unsafe {
-        by_kind!(@appending out, src, i, run)
     }
 }
 
@@ -511,13 +331,6 @@ impl Kernel {
         v
     }
 
-    /// Whether this is the AVX2 kernel (the one whose [`Kernel::next_stop_echo`]
-    /// writes the copy).
-    #[inline(always)]
-    pub fn is_avx2(self) -> bool {
-        self.0 == AVX2
-    }
-
     /// `avx2`, `ssse3`, `portable` or `scalar` (the values of
     /// `IRINORM_SIMD`).
     pub fn name(&self) -> &'static str {
@@ -538,6 +351,30 @@ impl Kernel {
     pub fn next_stop(self, b: &[u8], i: usize, run: &Run) -> Stop {
         // The kind of run picks one monomorphized kernel; `run` is usually
         // a constant at the (inlined) call site, so the `match` folds away.
+        #[cfg(target_arch = "x86_64")]
+        macro_rules! by_kind {
+            ($k:ident) => {
+                match (
+                    run.triplets.is_some(),
+                    run.dense,
+                    run.mark < 0x80,
+                    run.pair != NO_PAIR,
+                ) {
+                    (false, _, false, false) => x86::$k::<false, false, false, false>(b, i, run),
+                    (false, _, false, true) => x86::$k::<false, false, false, true>(b, i, run),
+                    (false, _, true, false) => x86::$k::<false, false, true, false>(b, i, run),
+                    (false, _, true, true) => x86::$k::<false, false, true, true>(b, i, run),
+                    (true, false, false, false) => x86::$k::<true, false, false, false>(b, i, run),
+                    (true, false, false, true) => x86::$k::<true, false, false, true>(b, i, run),
+                    (true, false, true, false) => x86::$k::<true, false, true, false>(b, i, run),
+                    (true, false, true, true) => x86::$k::<true, false, true, true>(b, i, run),
+                    (true, true, false, false) => x86::$k::<true, true, false, false>(b, i, run),
+                    (true, true, false, true) => x86::$k::<true, true, false, true>(b, i, run),
+                    (true, true, true, false) => x86::$k::<true, true, true, false>(b, i, run),
+                    (true, true, true, true) => x86::$k::<true, true, true, true>(b, i, run),
+                }
+            };
+        }
         // Every kernel's answer as a `Packed` (two registers), made a
         // `Stop` once after they merge: with a `Stop` from each branch the
         // three words met in memory at the (inlined) call site, stored and
@@ -550,7 +387,7 @@ impl Kernel {
             // SAFETY: a `Kernel(AVX2)` is only made by `supported`, after
             // `is_x86_feature_detected!("avx2")` said the CPU has AVX2.
             unsafe {
-                by_kind!(avx2, b, i, run)
+                by_kind!(avx2)
             }
         } else if self.0 >= SSSE3 {
             #[allow(unsafe_code)]
@@ -559,7 +396,7 @@ impl Kernel {
             // `is_x86_feature_detected!("ssse3")` said the CPU has SSSE3
             // (AVX2 without SSSE3 is never reported).
             unsafe {
-                by_kind!(ssse3, b, i, run)
+                by_kind!(ssse3)
             }
         } else {
             self.fallback(b, i, run)

@@ -32,7 +32,6 @@
 //! `#[target_feature]` functions (Rust >= 1.87).
 
 use core::arch::x86_64::*;
-use core::mem::MaybeUninit;
 
 use crate::class::BIT;
 use crate::{Packed, Run, PCT_ANY, PCT_HIGH};
@@ -100,25 +99,6 @@ struct T256 {
 #[inline]
 fn load256(w: &[u8; 32]) -> __m256i {
     _mm256_setr_epi64x(q(w, 0), q(w, 1), q(w, 2), q(w, 3))
-}
-
-/// Stores `v` at `k` of `out` (an [`crate::Echo`]'s copy, in the kernel's
-/// `ECHO` instance): the window the kernel has in a register, one store.
-///
-/// # Safety
-///
-/// `k + 32 <= out.len()`.
-#[target_feature(enable = "avx2")]
-#[inline]
-#[allow(unsafe_code)]
-unsafe fn store256(out: &mut [MaybeUninit<u8>], k: usize, v: __m256i) {
-    debug_assert!(k + 32 <= out.len());
-    #[allow(unsafe_code)]
-    // SAFETY: the 32 bytes at `k` lie inside `out` (the caller's
-    // contract), which is borrowed mutably; an unaligned store.
-    unsafe {
-        _mm256_storeu_si256(out.as_mut_ptr().add(k).cast(), v)
-    }
 }
 
 impl T256 {
@@ -307,24 +287,6 @@ fn load128(w: &[u8; 16]) -> __m128i {
     _mm_set_epi64x(q(w, 1), q(w, 0))
 }
 
-/// [`store256`] for 16 bytes.
-///
-/// # Safety
-///
-/// `k + 16 <= out.len()`.
-#[target_feature(enable = "ssse3")]
-#[inline]
-#[allow(unsafe_code)]
-unsafe fn store128(out: &mut [MaybeUninit<u8>], k: usize, v: __m128i) {
-    debug_assert!(k + 16 <= out.len());
-    #[allow(unsafe_code)]
-    // SAFETY: the 16 bytes at `k` lie inside `out` (the caller's
-    // contract), which is borrowed mutably; an unaligned store.
-    unsafe {
-        _mm_storeu_si128(out.as_mut_ptr().add(k).cast(), v)
-    }
-}
-
 impl T128 {
     #[target_feature(enable = "ssse3")]
     #[inline]
@@ -429,105 +391,29 @@ fn shift128(c: __m128i) -> __m128i {
 /// One kernel: `$w`-byte windows; `$short` for inputs of at most `$w`
 /// bytes (a window needs the byte before it too).
 macro_rules! kernel {
-    ($(#[$doc:meta])* $plain:ident, $inner:ident, $feat:literal, $w:literal, $tables:ident,
+    ($(#[$doc:meta])* $inner:ident, $feat:literal, $w:literal, $tables:ident,
      $load:ident, $stops:ident, $triplets:ident, $not_hex:ident, $unchecked:ident,
-     $marks:ident, $shift:ident, $store:ident, $short:ident) => {
+     $marks:ident, $shift:ident, $short:ident) => {
         $(#[$doc])*
         /// One function per kind of run (`TRIP`: with triplets, `DENSE`,
         /// `MARK`: with a mark, `PAIR`: with a pair), chosen by the caller,
         /// where the run is usually a constant, so that the choice costs
-        /// nothing. Without an echo: the signature of the kernels before
-        /// round 16's `ECHO` (issue 14, round 17: the `out` argument, even
-        /// empty, cost the short inputs' scans ~7 instructions a call).
+        /// nothing.
         #[target_feature(enable = $feat)]
-        pub(crate) fn $plain<
-            const TRIP: bool,
-            const DENSE: bool,
-            const MARK: bool,
-            const PAIR: bool,
-        >(
-            b: &[u8],
-            start: usize,
-            run: &Run,
-        ) -> Packed {
-            $inner::<TRIP, DENSE, MARK, PAIR, false>(b, start, run, &mut [])
-        }
-
-        /// The kernel with its `ECHO` instance (below; [`crate::Echo`]).
-        ///
-        /// `ECHO` (issue 14, round 16: [`crate::Echo`]): `out` has at least
-        /// `b.len()` bytes, and on inputs of more than `W` bytes, whenever
-        /// the answer is `len` (the end), the kernel has stored every byte
-        /// of `b` at its own offset in `out`: the windows it classifies (in
-        /// registers already), and the windows before `start` (from 0, `W`
-        /// bytes apart, the last one moved back to end at the input's end).
-        /// They cover `0..len`: the ones before `start` cover `0..start`;
-        /// each loop step stores the `2W` bytes from `i` and advances by
-        /// `2W` or `2W - 2`; the extra window stores the `W` from `i`; the
-        /// straight-line end stores `q0..q0 + W` and `q1..len`, which cover
-        /// `i..len` (`q0 <= i` and `q1 <= q0 + W`); and when `$short`
-        /// answers (`start` 0 or past the end), the windows of the whole
-        /// input are stored after it. Inputs of at most `W` bytes: nothing
-        /// stored (the caller, `Kernel::next_stop_echo`, does not claim
-        /// those).
-        #[target_feature(enable = $feat)]
-        #[inline]
         pub(crate) fn $inner<
             const TRIP: bool,
             const DENSE: bool,
             const MARK: bool,
             const PAIR: bool,
-            const ECHO: bool,
         >(
             b: &[u8],
             start: usize,
             run: &Run,
-            out: &mut [MaybeUninit<u8>],
         ) -> Packed {
             const W: usize = $w;
             let len = b.len();
-            if len <= W {
+            if start == 0 || start >= len || len <= W {
                 return $short::<TRIP, DENSE, MARK, PAIR>(b, start, run);
-            }
-            // The copy's bytes, as many as the input's (so that the bounds
-            // of the stores below follow from those of the loads).
-            let out = if ECHO { &mut out[..len] } else { out };
-            if start == 0 || start >= len {
-                let p = $short::<TRIP, DENSE, MARK, PAIR>(b, start, run);
-                if ECHO && p.0 >= len {
-                    // The whole input, for the echo's claim (rare: the
-                    // scanner's path runs start inside the input).
-                    let mut k = 0;
-                    while k < len {
-                        let at = k.min(len - W);
-                        #[allow(unsafe_code)]
-                        // SAFETY: `at + W <= len == out.len()`.
-                        unsafe {
-                            $store(out, at, $load(win::<W>(b, at)))
-                        };
-                        k += W;
-                    }
-                }
-                return p;
-            }
-            if ECHO {
-                // The windows before `start`: nearly always the first
-                // alone (a scheme and a host of at most W bytes).
-                #[allow(unsafe_code)]
-                // SAFETY: `W < len == out.len()`.
-                unsafe {
-                    $store(out, 0, $load(win::<W>(b, 0)))
-                };
-                let mut k = W;
-                while k < start {
-                    let at = k.min(len - W);
-                    #[allow(unsafe_code)]
-                    // SAFETY: `at + W <= len == out.len()`.
-                    unsafe {
-                        $store(out, at, $load(win::<W>(b, at)))
-                    };
-                    k += W;
-                }
             }
             let t = $tables::new(run);
             // A short run (`Run::short`, no triplets, no mark: a host) looks
@@ -571,14 +457,6 @@ macro_rules! kernel {
                 // instead of one per window (round 5).
                 let s: &[u8; 2 * W + 3] = b[i - 1..i + 2 * W + 2].try_into().expect("a step");
                 let (c, d) = ($load(win::<W>(s, 1)), $load(win::<W>(s, W + 1)));
-                if ECHO {
-                    #[allow(unsafe_code)]
-                    // SAFETY: `i + 2W < len == out.len()` (the loop's test).
-                    unsafe {
-                        $store(out, i, c);
-                        $store(out, i + W, d);
-                    }
-                }
                 let mut m = u64::from($stops::<PAIR>(&t, c, $load(win::<W>(s, 0))))
                     | u64::from($stops::<PAIR>(&t, d, $load(win::<W>(s, W)))) << W;
                 let mk = if MARK {
@@ -641,13 +519,6 @@ macro_rules! kernel {
             // most 2W are.
             if len - i > 2 * W {
                 let c = $load(win::<W>(b, i));
-                if ECHO {
-                    #[allow(unsafe_code)]
-                    // SAFETY: `i + 2W < len == out.len()` (the test above).
-                    unsafe {
-                        $store(out, i, c)
-                    };
-                }
                 let mut m = u64::from($stops::<PAIR>(&t, c, $load(win::<W>(b, i - 1))));
                 let mk = if MARK { u64::from($marks(&t, c)) } else { 0 };
                 let (mut ok, mut hi) = (0, 0);
@@ -674,14 +545,6 @@ macro_rules! kernel {
             let q0 = if len > 2 * W { len - 2 * W } else { 1 };
             let q1 = len - W;
             let (c, d) = ($load(win::<W>(b, q0)), $load(win::<W>(b, q1)));
-            if ECHO {
-                #[allow(unsafe_code)]
-                // SAFETY: `q0 <= q1` and `q1 + W == len == out.len()`.
-                unsafe {
-                    $store(out, q0, c);
-                    $store(out, q1, d);
-                }
-            }
             let keep = !0u64 << (i - q0);
             let mut m = (u64::from($stops::<PAIR>(&t, c, $load(win::<W>(b, q0 - 1))))
                 | u64::from($stops::<PAIR>(&t, d, $load(win::<W>(b, q1 - 1)))) << (q1 - q0))
@@ -723,14 +586,14 @@ macro_rules! kernel {
 
 kernel!(
     /// The AVX2 kernel: 32 bytes per step.
-    avx2, avx2_with, "avx2", 32, T256, load256, stops256, triplets256, not_hex256,
-    triplets_unchecked256, marks256, shift256, store256, ssse3
+    avx2, "avx2", 32, T256, load256, stops256, triplets256, not_hex256,
+    triplets_unchecked256, marks256, shift256, ssse3
 );
 
 kernel!(
     /// The SSSE3 kernel: 16 bytes per step.
-    ssse3, ssse3_with, "ssse3", 16, T128, load128, stops128, triplets128, not_hex128,
-    triplets_unchecked128, marks128, shift128, store128, scalar
+    ssse3, "ssse3", 16, T128, load128, stops128, triplets128, not_hex128,
+    triplets_unchecked128, marks128, shift128, scalar
 );
 
 /// The scalar kernel with the vector kernels' signature (their fallback

@@ -159,14 +159,6 @@ pub(crate) const PCT_ANY: u16 = 1 << 11;
 /// (an IDN A-label). Without it, and without `%` and non-ASCII, a host
 /// needs no UTS #46 processing.
 pub(crate) const AUTH_DASH2: u16 = 1 << 12;
-/// Not the reference's: the ladder's scan appended the reference to the
-/// output as it validated it ([`crate::scan::common_or_resume_appending`],
-/// issue 14, round 20). Never set by the parser; set only by that scan,
-/// in the one arm that appends, and cleared by the ladder before the
-/// `Meta` is read for anything else (`Normalizer::write_text`). Every
-/// profile's fast path denies it (`Mode::of`), so that the test the fast
-/// path makes anyway is the only one an input that was not appended meets.
-pub(crate) const ECHOED: u16 = 1 << 15;
 /// Mask of the hint flags (not part of the structure).
 pub(crate) const HINTS: u16 = !(HAS_AUTH | HAS_USERINFO | HAS_QUERY | HAS_FRAGMENT);
 

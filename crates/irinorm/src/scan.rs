@@ -30,8 +30,8 @@
 //! `irinorm-simd`.
 
 use crate::parse::{
-    Meta, Resume, Stage, DOT_SEG, ECHOED, HAS_AUTH, HAS_FRAGMENT, HAS_QUERY, PCT_ANY, PCT_HIGH,
-    UPPER_HOST, UPPER_SCHEME,
+    Meta, Resume, Stage, DOT_SEG, HAS_AUTH, HAS_FRAGMENT, HAS_QUERY, PCT_ANY, PCT_HIGH, UPPER_HOST,
+    UPPER_SCHEME,
 };
 use crate::table::{self, DIGIT, HEXDIG, QUERY as QUERY_CLASS, REG_NAME, UNRESERVED, UPPER};
 use irinorm_simd::{Class, Run, Triplets};
@@ -141,28 +141,16 @@ fn scheme_end(b: &[u8], upper: bool) -> Option<usize> {
     (j < b.len() && b[j] == b':').then_some(j)
 }
 
-/// The bit of a [`irinorm_simd::Stop`]'s `pct` that only
-/// [`irinorm_simd::next_stop_appending`] sets, when it appended the
-/// reference to the output ([`common_or_resume_appending`]): [`add_pct`]
-/// makes it [`ECHOED`] by the lookup every run's answer takes anyway, so
-/// that the runs that did not append pay no instruction for it (issue 14,
-/// round 20).
-const PCT_ECHOED: u8 = irinorm_simd::PCT_APPENDED;
-
-/// The [`Meta`] flags of each value of [`irinorm_simd::Stop::pct`]
-/// (with [`PCT_ECHOED`]).
-const PCT_FLAGS: [u16; 8] = {
-    let mut t = [0u16; 8];
+/// The [`Meta`] flags of each value of [`irinorm_simd::Stop::pct`].
+const PCT_FLAGS: [u16; 4] = {
+    let mut t = [0u16; 4];
     let mut p = 0;
-    while p < 8 {
+    while p < 4 {
         if p as u8 & irinorm_simd::PCT_ANY != 0 {
             t[p] |= PCT_ANY;
         }
         if p as u8 & irinorm_simd::PCT_HIGH != 0 {
             t[p] |= PCT_HIGH;
-        }
-        if p as u8 & PCT_ECHOED != 0 {
-            t[p] |= ECHOED;
         }
         p += 1;
     }
@@ -173,7 +161,7 @@ const PCT_FLAGS: [u16; 8] = {
 /// lookup (issue 14, round 9: the two tests were six instructions a call).
 #[inline(always)]
 fn add_pct(flags: &mut u16, pct: u8) {
-    *flags |= PCT_FLAGS[usize::from(pct & 7)];
+    *flags |= PCT_FLAGS[usize::from(pct & 3)];
 }
 
 /// A triplet at `i` (`b[i] == '%'`) that a syntax normalizer keeps as it
@@ -230,28 +218,7 @@ pub(crate) fn common(s: &str) -> Option<Meta> {
 /// the whole reference). `Err(None)`: parse from the start.
 #[inline(always)]
 pub(crate) fn common_or_resume(s: &str, m: &mut Meta) -> Result<(), Option<Resume>> {
-    common_fields::<false>(s, m, None)
-}
-
-/// [`common_or_resume`], whose fused path-and-query run (a tail over
-/// [`FUSE_ABOVE`] bytes, [`path_run`]) also appends `s` to `out` when it
-/// validates `s` to its end on the AVX2 kernel
-/// ([`irinorm_simd::next_stop_appending`]), and then sets [`ECHOED`] in
-/// `m.flags`: the already-normal answer of the ladder's `normalize_into`
-/// without a second pass over the bytes (`memcpy`, ~44 instructions per
-/// `len 161+` URL). `out`'s text grew by `s` exactly when `ECHOED` is set,
-/// else not at all; it is set only with `Ok` (the run reached the end).
-/// Issue 14, round 20: the echo chosen by the fuse test the scan makes
-/// anyway (round 17's length test before the scan mispredicted on
-/// mixed-length streams) and claimed by a bit only that arm writes
-/// (round 19's claim, `out`'s length, was tested on every call).
-#[inline(always)]
-pub(crate) fn common_or_resume_appending(
-    s: &str,
-    m: &mut Meta,
-    out: &mut String,
-) -> Result<(), Option<Resume>> {
-    common_fields::<false>(s, m, Some(out))
+    common_fields::<false>(s, m)
 }
 
 /// [`common_or_resume`] for what it refused from the start (`Err(None)`),
@@ -277,7 +244,7 @@ pub(crate) fn upper_or_resume(s: &str, m: &mut Meta) -> Result<(), Option<Resume
         return Err(None);
     }
     *m = Meta::default();
-    common_fields::<true>(s, m, None)
+    common_fields::<true>(s, m)
 }
 
 /// The path from `i` (and the query, on long tails: [`PATH_QUERY_RUN`]).
@@ -285,19 +252,10 @@ pub(crate) fn upper_or_resume(s: &str, m: &mut Meta) -> Result<(), Option<Resume
 /// in one run, `?` marked; short ones with a stop at `?`, which is cheaper
 /// there (BENCHMARKS.md, issue 14 round 2). Every call has a constant run,
 /// so the kernel's choice of loop folds away.
-/// With `out` (`s` being the whole reference), the fused run also appends
-/// `s` to `out` when it validates it to the end, and says so by
-/// [`PCT_ECHOED`] in the answer's `pct` ([`common_or_resume_appending`]);
-/// short tails never do (on them the `memcpy` is cheap, issue 14 round
-/// 17), and pay nothing for it.
 #[inline(always)]
-fn path_run(s: &str, i: usize, out: Option<&mut String>) -> irinorm_simd::Stop {
-    let b = s.as_bytes();
+fn path_run(b: &[u8], i: usize) -> irinorm_simd::Stop {
     if b.len() - i > FUSE_ABOVE {
-        match out {
-            Some(out) => irinorm_simd::next_stop_appending(out, s, i, &PATH_QUERY_RUN),
-            None => irinorm_simd::next_stop(b, i, &PATH_QUERY_RUN),
-        }
+        irinorm_simd::next_stop(b, i, &PATH_QUERY_RUN)
     } else {
         irinorm_simd::next_stop(b, i, &PATH_RUN)
     }
@@ -307,13 +265,7 @@ fn path_run(s: &str, i: usize, out: Option<&mut String>) -> irinorm_simd::Stop {
 /// true: upper case in the scheme and host accepted and noted, UPPER_SCHEME
 /// and UPPER_HOST, as the full parser notes them).
 #[inline(always)]
-fn common_fields<const UPPER: bool>(
-    s: &str,
-    m: &mut Meta,
-    out: Option<&mut String>,
-) -> Result<(), Option<Resume>> {
-    // The reference (`s` is the path run's answer from there on).
-    let text = s;
+fn common_fields<const UPPER: bool>(s: &str, m: &mut Meta) -> Result<(), Option<Resume>> {
     let b = s.as_bytes();
     let len = b.len();
     if len <= W {
@@ -402,7 +354,7 @@ fn common_fields<const UPPER: bool>(
             stage: Stage::Path,
         }));
     }
-    let s = path_run(text, i, out);
+    let s = path_run(b, i);
     add_pct(&mut flags, s.pct);
     if s.at >= len {
         // The run went to the end: no fragment, no stop (nearly every
@@ -445,8 +397,7 @@ fn common_fields<const UPPER: bool>(
                     }));
                 }
                 flags |= DOT_SEG;
-                // Never appended: the first run did not reach the end.
-                let s = path_run(text, j + 1, None);
+                let s = path_run(b, j + 1);
                 add_pct(&mut flags, s.pct);
                 if s.mark < s.at {
                     path_end = Some(s.mark);

@@ -35,8 +35,8 @@ use crate::idn::IdnaProfile;
 use crate::norm::trace::{note, Change, NoTrace, Rule, Trace};
 pub use crate::norm::{trace, Form, Rung, Warning};
 use crate::parse::{
-    self, Grammar, Meta, AUTH_DASH2, BIDI, DOT_SEG, ECHOED, HAS_AUTH, HAS_FRAGMENT, NON_ASCII,
-    PCT_ANY, PCT_DIRTY, PCT_HIGH, UPPER_HOST, UPPER_SCHEME,
+    self, Grammar, Meta, AUTH_DASH2, BIDI, DOT_SEG, HAS_AUTH, HAS_FRAGMENT, NON_ASCII, PCT_ANY,
+    PCT_DIRTY, PCT_HIGH, UPPER_HOST, UPPER_SCHEME,
 };
 use crate::path::{PathMode, PathWriter};
 use crate::scheme::{self, SchemeInfo, SchemeRegistry, Special};
@@ -290,30 +290,8 @@ impl Normalizer {
         slow: impl FnOnce(Fast, &Meta, &mut String),
     ) -> Result<(), ParseError> {
         let mut m = Meta::default();
-        // The scan's fused run (a tail over 64 bytes) may append `input`
-        // to `out` as it validates it, and says so by ECHOED (issue 14,
-        // round 20: `scan::common_or_resume_appending`). Every `Mode`
-        // denies ECHOED, so such an input leaves `fast_hot` by the flags'
-        // test it makes anyway, and the others meet no test of the claim.
-        let scanned = self.parse_input_with(input, &mut m, Some(&mut *out))?;
-        let fast = match self.fast_hot(input, &m, &self.opts, scanned) {
-            Some(hot) => {
-                debug_assert_eq!(hot, fast_kind(input, &m, &self.opts, scanned), "{input:?}");
-                #[cfg(debug_assertions)]
-                self.check_fast(input, &m, &self.opts, hot);
-                hot
-            }
-            None if m.flags & ECHOED != 0 => match self.echoed(input, &mut m, out, scanned) {
-                Some(fast) => fast,
-                None => return Ok(()),
-            },
-            None => {
-                let fast = self.fast_miss(input, &m, &self.opts, scanned);
-                #[cfg(debug_assertions)]
-                self.check_fast(input, &m, &self.opts, fast);
-                fast
-            }
-        };
+        let scanned = self.parse_input_into(input, &mut m)?;
+        let fast = self.fast_path(input, &m, &self.opts, scanned);
         if fast == Fast::Same {
             out.push_str(input);
         } else if fast == Fast::Root {
@@ -322,29 +300,6 @@ impl Normalizer {
             slow(fast, &m, out);
         }
         Ok(())
-    }
-
-    /// [`Normalizer::write_text`]'s answer for an input its scan appended
-    /// to `out` (ECHOED in `m`): judged as any other, the claim dropped
-    /// from the `Meta` first; `None` when it is the answer (already
-    /// normal: the copy stays), else the copy is taken back and the
-    /// answer is to be written. Out of line: the short inputs' path keeps
-    /// its registers (issue 14, round 20, callgrind).
-    #[inline(never)]
-    fn echoed(
-        &self,
-        input: &str,
-        m: &mut Meta,
-        out: &mut String,
-        scanned: Scanned,
-    ) -> Option<Fast> {
-        m.flags &= !ECHOED;
-        let fast = self.fast_path(input, m, &self.opts, scanned);
-        if fast == Fast::Same {
-            return None;
-        }
-        out.truncate(out.len() - input.len());
-        Some(fast)
     }
 
     /// [`Normalizer::normalize_into`], and the components of the text it
@@ -537,20 +492,6 @@ impl Normalizer {
     /// again (issue 14, rounds 5 and 6).
     #[inline(always)]
     fn parse_input_into(&self, input: &str, m: &mut Meta) -> Result<Scanned, ParseError> {
-        self.parse_input_with(input, m, None)
-    }
-
-    /// [`Normalizer::parse_input_into`]; with `out`, the first scan may
-    /// also append `input` to it and set ECHOED in `m.flags`
-    /// ([`crate::scan::common_or_resume_appending`]: `out`'s text grew by
-    /// `input` exactly when ECHOED is set, else not at all).
-    #[inline(always)]
-    fn parse_input_with(
-        &self,
-        input: &str,
-        m: &mut Meta,
-        out: Option<&mut String>,
-    ) -> Result<Scanned, ParseError> {
         if input.len() > self.opts.max_len {
             return Err(ParseError::whole(ErrorKind::TooLong, self.opts.max_len));
         }
@@ -559,23 +500,13 @@ impl Normalizer {
         // ladder then repairs or rewrites the reference), out of line: in
         // the first scan it made the already-normal path longer (issue 14,
         // round 13, callgrind); else the full parser from the first byte.
-        let first = match out {
-            Some(out) => crate::scan::common_or_resume_appending(input, m, out),
-            None => crate::scan::common_or_resume(input, m),
-        };
-        let scan = match first {
+        let scan = match crate::scan::common_or_resume(input, m) {
             Err(None) => crate::scan::upper_or_resume(input, m),
             scan => scan,
         };
         match scan {
             Ok(()) => {
-                debug_assert_eq!(
-                    Ok(Meta {
-                        flags: m.flags & !ECHOED,
-                        ..*m
-                    }),
-                    parse::parse_full(input, Grammar::IriReference)
-                );
+                debug_assert_eq!(Ok(*m), parse::parse_full(input, Grammar::IriReference));
                 Ok(Scanned::Whole)
             }
             // The scanner stopped after the authority (a lower-case triplet
@@ -660,29 +591,10 @@ impl Normalizer {
                 debug_assert_eq!(hot, fast_kind(input, m, o, scanned), "{input:?}");
                 hot
             }
-            None => self.fast_miss(input, m, o, scanned),
+            None if self.base.is_some() || o.char_norm != CharNorm::None => Fast::Slow,
+            None => self.fast_cold(input, m, o, scanned),
         };
         #[cfg(debug_assertions)]
-        self.check_fast(input, m, o, fast);
-        fast
-    }
-
-    /// [`Normalizer::fast_path`] when [`Normalizer::fast_hot`] has no
-    /// answer.
-    #[inline(always)]
-    fn fast_miss(&self, input: &str, m: &Meta, o: &Options, scanned: Scanned) -> Fast {
-        debug_assert_eq!(m.flags & ECHOED, 0, "{input:?}");
-        if self.base.is_some() || o.char_norm != CharNorm::None {
-            Fast::Slow
-        } else {
-            self.fast_cold(input, m, o, scanned)
-        }
-    }
-
-    /// Debug builds: a fast answer is the full computation's (same text,
-    /// no warnings).
-    #[cfg(debug_assertions)]
-    fn check_fast(&self, input: &str, m: &Meta, o: &Options, fast: Fast) {
         if fast != Fast::Slow {
             let (mut out, mut w) = (String::new(), Vec::new());
             write_normal(input, m, o, &mut out, &mut NoTrace, &mut w);
@@ -703,6 +615,7 @@ impl Normalizer {
                 o.form.name()
             );
         }
+        fast
     }
 
     /// [`fast_kind`] for the references most lists are made of, inline and
@@ -1217,11 +1130,7 @@ struct Mode {
 
 impl Mode {
     fn of(o: &Options, has_base: bool) -> Mode {
-        // ECHOED is not the reference's: denied under every option, it
-        // sends the inputs the scan appended to `write_text`'s own arm,
-        // through the flags' test `fast_hot` makes anyway (issue 14,
-        // round 20).
-        let mut deny = UPPER_SCHEME | UPPER_HOST | PCT_DIRTY | ECHOED;
+        let mut deny = UPPER_SCHEME | UPPER_HOST | PCT_DIRTY;
         deny |= match o.form {
             Form::Uri => NON_ASCII,
             Form::Iri => PCT_HIGH | BIDI,

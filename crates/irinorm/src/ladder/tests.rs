@@ -566,55 +566,6 @@ fn text_only_entry_refuses_as_the_others() {
     assert_eq!(out, want);
 }
 
-/// The already-normal answer written by the scan's kernel (issue 14,
-/// round 16: `irinorm_simd::Echo`): `normalize_into` and
-/// `normalize_text_only` append exactly the input after the text already
-/// there, whatever the output's spare capacity held (stale bytes after a
-/// `truncate`: a byte the kernel did not store would show), on inputs
-/// around the kernel's windows and steps (the path's tail over 64 bytes
-/// takes the echo), already normal or not (a triplet to decode, a dot
-/// segment, upper case at the end: the text is then the slow arm's), and
-/// appends nothing on an error.
-#[test]
-fn normalize_into_appends_the_echo() {
-    let nz = Normalizer::default();
-    for len in (60..=140usize).chain(190..=200) {
-        for tail in ["", "?q=%2F", "?%41", "#f", "/./x", "/A", "?a=%C3%A9&b"] {
-            let head = "http://host.example/";
-            let fill = len.saturating_sub(head.len() + tail.len());
-            let s: String = head
-                .chars()
-                .chain((0..fill).map(|k| b"abcdefghij/-._~"[k % 15] as char))
-                .chain(tail.chars())
-                .collect();
-            let want = nz.normalize(&s).unwrap().into_owned();
-            for kind in 0..3 {
-                let mut out = match kind {
-                    0 => String::new(),
-                    1 => {
-                        let mut o = String::with_capacity(s.len() + 80);
-                        o.push('>');
-                        o.push_str(&"#".repeat(s.len() + 60));
-                        o.truncate(1);
-                        o
-                    }
-                    _ => String::from(">"),
-                };
-                let before = out.clone();
-                nz.normalize_into(&s, &mut out).unwrap();
-                assert_eq!(out, before.clone() + &want, "{s}");
-                let mut text = before.clone();
-                nz.normalize_text_only(&s, &mut text).unwrap();
-                assert_eq!(text, before + &want, "{s}");
-            }
-        }
-    }
-    let mut out = String::from(">");
-    let bad = format!("http://a.example/{}%zz", "a".repeat(100));
-    assert!(nz.normalize_into(&bad, &mut out).is_err());
-    assert_eq!(out, ">");
-}
-
 #[test]
 fn wikipedia_semantics_preserving_examples() {
     // The examples of the URI normalization article (shared/spec/004_...),
