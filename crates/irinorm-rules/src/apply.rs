@@ -815,7 +815,7 @@ pub(crate) fn quick_in_place(
     let _ = (rules, config);
     if let Some((qs, qe)) = query {
         let (qs, qe) = (start + qs, start + qe);
-        if let Some(at) = query_filter::screen_flat(b, qs, qe, f) {
+        if let Some(at) = query_filter::screen(b, qs, qe, f) {
             quick_cut(out, qs, qe, f, names, at, applied);
         }
     }

@@ -710,56 +710,6 @@ pub(crate) fn screen(o: &[u8], qs: usize, qe: usize, f: &QueryFilter) -> Option<
     }
 }
 
-/// EXPERIMENT (round 20): [`screen`] for queries over 64 bytes with one
-/// data-dependent loop exit per query: every block's `&` noted as
-/// [`filter`] notes them (four unconditional writes), then the names
-/// judged in a loop of known count.
-#[inline(always)]
-pub(crate) fn screen_flat(o: &[u8], qs: usize, qe: usize, f: &QueryFilter) -> Option<usize> {
-    let len = qe - qs;
-    if len <= 64 || len >= usize::from(u16::MAX) {
-        return screen(o, qs, qe, f);
-    }
-    let mut starts = [0u16; 72];
-    let mut n = 0usize;
-    let mut base = 0;
-    loop {
-        let mut m = amps(o, qs, len, base);
-        let at = (base as u16).wrapping_add(1);
-        let dst: &mut [u16; 4] = (&mut starts[n + 1..n + 5]).try_into().expect("4");
-        for d in dst {
-            let tz = NonZeroU64::new(m | 1 << 63).map_or(63, NonZeroU64::trailing_zeros);
-            *d = at.wrapping_add(tz as u16);
-            n += usize::from(m != 0);
-            m &= m.wrapping_sub(1);
-        }
-        while m != 0 {
-            starts[(n + 1) & 63] = at.wrapping_add(m.trailing_zeros() as u16);
-            n += 1;
-            m &= m - 1;
-        }
-        if n >= MAX_PARAMS {
-            return screen(o, qs, qe, f);
-        }
-        base += 64;
-        if base >= len {
-            break;
-        }
-    }
-    let tail = o.get(qs..).unwrap_or_default();
-    for &at in &starts[..=n] {
-        let at = usize::from(at);
-        let goes = match tail.get(at..at + 17) {
-            Some(w) => f.goes_in(w, true),
-            None => f.goes_bounded(o, qs, at, len, true),
-        };
-        if goes {
-            return Some(at);
-        }
-    }
-    None
-}
-
 /// `remove-query-params` with `f` on the query `out[qs..qe]` (after its
 /// `?`), in place: the kept parameters joined by `&` (empty ones
 /// included), the `?` dropped when none is kept; the same bytes as
