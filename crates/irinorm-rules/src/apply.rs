@@ -815,12 +815,7 @@ pub(crate) fn quick_in_place(
     let _ = (rules, config);
     if let Some((qs, qe)) = query {
         let (qs, qe) = (start + qs, start + qe);
-        // EXPERIMENT (round 20): the kernel proves the query clean.
-        const NAMES_RUN: irinorm_simd::Run =
-            irinorm_simd::Run::new(irinorm_simd::Class::EMPTY, None, None).names();
-        let clean = qe - qs > 64 && irinorm_simd::next_stop(&b[..qe], qs, &NAMES_RUN).at >= qe;
-        if clean {
-        } else if let Some(at) = query_filter::screen(b, qs, qe, f) {
+        if let Some(at) = query_filter::screen(b, qs, qe, f) {
             quick_cut(out, qs, qe, f, names, at, applied);
         }
     }

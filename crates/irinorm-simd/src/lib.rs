@@ -146,8 +146,6 @@ pub struct Run {
     ranges: Option<class::Ranges>,
     /// Usually ends within one window ([`Run::short`]).
     short: bool,
-    /// EXPERIMENT (round 20): stop only at a name candidate.
-    names: bool,
 }
 
 impl Run {
@@ -177,7 +175,6 @@ impl Run {
             mark: 0x80,
             ranges: plain.ranges(),
             short: false,
-            names: false,
         }
     }
 
@@ -218,15 +215,6 @@ impl Run {
         );
         Run {
             short: true,
-            ..self
-        }
-    }
-
-    /// EXPERIMENT (round 20): stops only where a byte after `&` or `?`
-    /// and the byte after it are a tracking pattern's first two bytes.
-    pub const fn names(self) -> Run {
-        Run {
-            names: true,
             ..self
         }
     }
@@ -366,26 +354,25 @@ impl Kernel {
         #[cfg(target_arch = "x86_64")]
         macro_rules! by_kind {
             ($k:ident) => {
-                if run.names { x86::$k::<false, false, false, false, true>(b, i, run) } else {
                 match (
                     run.triplets.is_some(),
                     run.dense,
                     run.mark < 0x80,
                     run.pair != NO_PAIR,
                 ) {
-                    (false, _, false, false) => x86::$k::<false, false, false, false, false>(b, i, run),
-                    (false, _, false, true) => x86::$k::<false, false, false, true, false>(b, i, run),
-                    (false, _, true, false) => x86::$k::<false, false, true, false, false>(b, i, run),
-                    (false, _, true, true) => x86::$k::<false, false, true, true, false>(b, i, run),
-                    (true, false, false, false) => x86::$k::<true, false, false, false, false>(b, i, run),
-                    (true, false, false, true) => x86::$k::<true, false, false, true, false>(b, i, run),
-                    (true, false, true, false) => x86::$k::<true, false, true, false, false>(b, i, run),
-                    (true, false, true, true) => x86::$k::<true, false, true, true, false>(b, i, run),
-                    (true, true, false, false) => x86::$k::<true, true, false, false, false>(b, i, run),
-                    (true, true, false, true) => x86::$k::<true, true, false, true, false>(b, i, run),
-                    (true, true, true, false) => x86::$k::<true, true, true, false, false>(b, i, run),
-                    (true, true, true, true) => x86::$k::<true, true, true, true, false>(b, i, run),
-                }}
+                    (false, _, false, false) => x86::$k::<false, false, false, false>(b, i, run),
+                    (false, _, false, true) => x86::$k::<false, false, false, true>(b, i, run),
+                    (false, _, true, false) => x86::$k::<false, false, true, false>(b, i, run),
+                    (false, _, true, true) => x86::$k::<false, false, true, true>(b, i, run),
+                    (true, false, false, false) => x86::$k::<true, false, false, false>(b, i, run),
+                    (true, false, false, true) => x86::$k::<true, false, false, true>(b, i, run),
+                    (true, false, true, false) => x86::$k::<true, false, true, false>(b, i, run),
+                    (true, false, true, true) => x86::$k::<true, false, true, true>(b, i, run),
+                    (true, true, false, false) => x86::$k::<true, true, false, false>(b, i, run),
+                    (true, true, false, true) => x86::$k::<true, true, false, true>(b, i, run),
+                    (true, true, true, false) => x86::$k::<true, true, true, false>(b, i, run),
+                    (true, true, true, true) => x86::$k::<true, true, true, true>(b, i, run),
+                }
             };
         }
         // Every kernel's answer as a `Packed` (two registers), made a

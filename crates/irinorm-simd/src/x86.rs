@@ -122,73 +122,6 @@ impl T256 {
     }
 }
 
-// HACK (round 20, timing only): the default tracking list's first two
-// bytes as eight buckets of pairs (Teddy-style nibble tables; both cases).
-const PAIRS: [(u8, u8, u8); 22] = [
-    (b'_', b'g', 4), (b'_', b'h', 4), (b'd', b'c', 0), (b'f', b'b', 0), (b'g', b'b', 0),
-    (b'g', b'c', 0), (b'h', b's', 3), (b'i', b'g', 5), (b'l', b'i', 7), (b'm', b'c', 3),
-    (b'm', b'k', 3), (b'm', b's', 3), (b'o', b'l', 7), (b'r', b'b', 1), (b'r', b'e', 1),
-    (b's', b'_', 2), (b't', b't', 6), (b't', b'w', 6), (b'u', b't', 6), (b'v', b'e', 1),
-    (b'w', b'b', 1), (b'y', b'c', 5),
-];
-const fn tab(second: bool, hi: bool) -> [u8; 32] {
-    let mut t = [0u8; 32];
-    let mut i = 0;
-    while i < PAIRS.len() {
-        let (a, b, k) = PAIRS[i];
-        let x = if second { b } else { a };
-        let v = [x, if x.is_ascii_alphabetic() { x ^ 0x20 } else { x }];
-        let mut j = 0;
-        while j < 2 {
-            let n = if hi { v[j] >> 4 } else { v[j] & 15 } as usize;
-            t[n] |= 1 << k;
-            t[n + 16] |= 1 << k;
-            j += 1;
-        }
-        i += 1;
-    }
-    t
-}
-static PF: [u8; 32] = tab(false, false);
-static PFH: [u8; 32] = tab(false, true);
-static PS: [u8; 32] = tab(true, false);
-static PSH: [u8; 32] = tab(true, true);
-
-/// EXPERIMENT: the name tables as AVX2 registers.
-struct N256 {
-    pf: __m256i,
-    pfh: __m256i,
-    ps: __m256i,
-    psh: __m256i,
-    amp: __m256i,
-    qm: __m256i,
-}
-
-impl N256 {
-    #[target_feature(enable = "avx2")]
-    #[inline]
-    fn new() -> N256 {
-        N256 {
-            pf: load256(&PF),
-            pfh: load256(&PFH),
-            ps: load256(&PS),
-            psh: load256(&PSH),
-            amp: _mm256_set1_epi8(b'&' as i8),
-            qm: _mm256_set1_epi8(b'?' as i8),
-        }
-    }
-}
-
-/// EXPERIMENT: the name candidates of `c` (`p` one byte earlier, `c1` one later).
-#[target_feature(enable = "avx2")]
-#[inline]
-fn cand256(t: &N256, p: __m256i, c: __m256i, c1: __m256i) -> u32 {
-    let st = _mm256_or_si256(_mm256_cmpeq_epi8(p, t.amp), _mm256_cmpeq_epi8(p, t.qm));
-    let f = _mm256_and_si256(member256(t.pf, t.pfh, c), member256(t.ps, t.psh, c1));
-    let z = _mm256_setzero_si256();
-    _mm256_movemask_epi8(_mm256_andnot_si256(_mm256_cmpeq_epi8(_mm256_and_si256(f, st), z), st)) as u32
-}
-
 /// Nonzero lanes: the bytes of `c` in the class `table`.
 ///
 /// The low nibble's lookup takes `c` itself as its index (round 8: one
@@ -379,47 +312,6 @@ impl T128 {
 #[target_feature(enable = "ssse3")]
 #[inline]
 fn member128(table: __m128i, bit: __m128i, c: __m128i) -> __m128i {
-    member128_(table, bit, c)
-}
-
-/// EXPERIMENT: the name tables as SSSE3 registers.
-struct N128 {
-    pf: __m128i,
-    pfh: __m128i,
-    ps: __m128i,
-    psh: __m128i,
-    amp: __m128i,
-    qm: __m128i,
-}
-
-impl N128 {
-    #[target_feature(enable = "ssse3")]
-    #[inline]
-    fn new() -> N128 {
-        let half = |t: &[u8; 32]| -> [u8; 16] { t[..16].try_into().expect("sixteen") };
-        N128 {
-            pf: load128(&half(&PF)),
-            pfh: load128(&half(&PFH)),
-            ps: load128(&half(&PS)),
-            psh: load128(&half(&PSH)),
-            amp: _mm_set1_epi8(b'&' as i8),
-            qm: _mm_set1_epi8(b'?' as i8),
-        }
-    }
-}
-
-#[target_feature(enable = "ssse3")]
-#[inline]
-fn cand128(t: &N128, p: __m128i, c: __m128i, c1: __m128i) -> u32 {
-    let st = _mm_or_si128(_mm_cmpeq_epi8(p, t.amp), _mm_cmpeq_epi8(p, t.qm));
-    let f = _mm_and_si128(member128(t.pf, t.pfh, c), member128(t.ps, t.psh, c1));
-    let z = _mm_setzero_si128();
-    _mm_movemask_epi8(_mm_andnot_si128(_mm_cmpeq_epi8(_mm_and_si128(f, st), z), st)) as u32
-}
-
-#[target_feature(enable = "ssse3")]
-#[inline]
-fn member128_(table: __m128i, bit: __m128i, c: __m128i) -> __m128i {
     // As [`member256`]: `c` is its own low-nibble index.
     let nib = _mm_set1_epi8(0x0f);
     let hi = _mm_and_si128(_mm_srli_epi16::<4>(c), nib);
@@ -501,7 +393,7 @@ fn shift128(c: __m128i) -> __m128i {
 macro_rules! kernel {
     ($(#[$doc:meta])* $inner:ident, $feat:literal, $w:literal, $tables:ident,
      $load:ident, $stops:ident, $triplets:ident, $not_hex:ident, $unchecked:ident,
-     $marks:ident, $shift:ident, $short:ident, $ntab:ident, $cand:ident) => {
+     $marks:ident, $shift:ident, $short:ident) => {
         $(#[$doc])*
         /// One function per kind of run (`TRIP`: with triplets, `DENSE`,
         /// `MARK`: with a mark, `PAIR`: with a pair), chosen by the caller,
@@ -513,7 +405,6 @@ macro_rules! kernel {
             const DENSE: bool,
             const MARK: bool,
             const PAIR: bool,
-            const NAMES: bool,
         >(
             b: &[u8],
             start: usize,
@@ -522,10 +413,9 @@ macro_rules! kernel {
             const W: usize = $w;
             let len = b.len();
             if start == 0 || start >= len || len <= W {
-                return $short::<TRIP, DENSE, MARK, PAIR, NAMES>(b, start, run);
+                return $short::<TRIP, DENSE, MARK, PAIR>(b, start, run);
             }
             let t = $tables::new(run);
-            let nt = $ntab::new();
             // A short run (`Run::short`, no triplets, no mark: a host) looks
             // at the window at `start` alone first: a stop there is the
             // answer. Otherwise the loop below reads that window again
@@ -567,13 +457,8 @@ macro_rules! kernel {
                 // instead of one per window (round 5).
                 let s: &[u8; 2 * W + 3] = b[i - 1..i + 2 * W + 2].try_into().expect("a step");
                 let (c, d) = ($load(win::<W>(s, 1)), $load(win::<W>(s, W + 1)));
-                let mut m = if NAMES {
-                    u64::from($cand(&nt, $load(win::<W>(s, 0)), c, $load(win::<W>(s, 2))))
-                        | u64::from($cand(&nt, $load(win::<W>(s, W)), d, $load(win::<W>(s, W + 2)))) << W
-                } else {
-                    u64::from($stops::<PAIR>(&t, c, $load(win::<W>(s, 0))))
-                        | u64::from($stops::<PAIR>(&t, d, $load(win::<W>(s, W)))) << W
-                };
+                let mut m = u64::from($stops::<PAIR>(&t, c, $load(win::<W>(s, 0))))
+                    | u64::from($stops::<PAIR>(&t, d, $load(win::<W>(s, W)))) << W;
                 let mk = if MARK {
                     u64::from($marks(&t, c)) | u64::from($marks(&t, d)) << W
                 } else {
@@ -634,11 +519,7 @@ macro_rules! kernel {
             // most 2W are.
             if len - i > 2 * W {
                 let c = $load(win::<W>(b, i));
-                let mut m = if NAMES {
-                    u64::from($cand(&nt, $load(win::<W>(b, i - 1)), c, $load(win::<W>(b, i + 1))))
-                } else {
-                    u64::from($stops::<PAIR>(&t, c, $load(win::<W>(b, i - 1))))
-                };
+                let mut m = u64::from($stops::<PAIR>(&t, c, $load(win::<W>(b, i - 1))));
                 let mk = if MARK { u64::from($marks(&t, c)) } else { 0 };
                 let (mut ok, mut hi) = (0, 0);
                 if TRIP {
@@ -665,16 +546,9 @@ macro_rules! kernel {
             let q1 = len - W;
             let (c, d) = ($load(win::<W>(b, q0)), $load(win::<W>(b, q1)));
             let keep = !0u64 << (i - q0);
-            let mut m = if NAMES {
-                let c1 = if q0 + W < len { $load(win::<W>(b, q0 + 1)) } else { $shift(c) };
-                (u64::from($cand(&nt, $load(win::<W>(b, q0 - 1)), c, c1))
-                    | u64::from($cand(&nt, $load(win::<W>(b, q1 - 1)), d, $shift(d))) << (q1 - q0))
-                    & keep
-            } else {
-                (u64::from($stops::<PAIR>(&t, c, $load(win::<W>(b, q0 - 1))))
-                    | u64::from($stops::<PAIR>(&t, d, $load(win::<W>(b, q1 - 1)))) << (q1 - q0))
-                    & keep
-            };
+            let mut m = (u64::from($stops::<PAIR>(&t, c, $load(win::<W>(b, q0 - 1))))
+                | u64::from($stops::<PAIR>(&t, d, $load(win::<W>(b, q1 - 1)))) << (q1 - q0))
+                & keep;
             let mk = if MARK {
                 (u64::from($marks(&t, c)) | u64::from($marks(&t, d)) << (q1 - q0)) & keep
             } else {
@@ -713,18 +587,18 @@ macro_rules! kernel {
 kernel!(
     /// The AVX2 kernel: 32 bytes per step.
     avx2, "avx2", 32, T256, load256, stops256, triplets256, not_hex256,
-    triplets_unchecked256, marks256, shift256, ssse3, N256, cand256
+    triplets_unchecked256, marks256, shift256, ssse3
 );
 
 kernel!(
     /// The SSSE3 kernel: 16 bytes per step.
     ssse3, "ssse3", 16, T128, load128, stops128, triplets128, not_hex128,
-    triplets_unchecked128, marks128, shift128, scalar, N128, cand128
+    triplets_unchecked128, marks128, shift128, scalar
 );
 
 /// The scalar kernel with the vector kernels' signature (their fallback
 /// on inputs of at most 16 bytes).
-fn scalar<const TRIP: bool, const DENSE: bool, const MARK: bool, const PAIR: bool, const NAMES: bool>(
+fn scalar<const TRIP: bool, const DENSE: bool, const MARK: bool, const PAIR: bool>(
     b: &[u8],
     start: usize,
     run: &Run,
