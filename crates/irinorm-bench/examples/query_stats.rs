@@ -45,9 +45,9 @@ fn main() {
     };
     let by = [prefixes(1), prefixes(2), prefixes(3)];
     let cand_k = |piece: &[u8], k: usize| {
-        by[k - 1]
-            .iter()
-            .any(|pre| piece.len() >= pre.len() && piece.iter().zip(pre).all(|(a, b)| a | 0x20 == *b))
+        by[k - 1].iter().any(|pre| {
+            piece.len() >= pre.len() && piece.iter().zip(pre).all(|(a, b)| a | 0x20 == *b)
+        })
     };
     let rfc = Pipeline::preset(Preset::Rfc);
     let crawler = Pipeline::preset(Preset::Crawler);
