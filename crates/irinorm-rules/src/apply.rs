@@ -813,9 +813,7 @@ pub(crate) fn quick_in_place(
     let expected = expected_by_general_path(&out[start..], m, rules, config, names, applied);
     #[cfg(not(debug_assertions))]
     let _ = (rules, config);
-    let clean = irinorm_simd::NAME_CLEAN.load(core::sync::atomic::Ordering::Relaxed);
-    irinorm_simd::NAME_CLEAN.store(false, core::sync::atomic::Ordering::Relaxed);
-    if let Some((qs, qe)) = query.filter(|_| !clean) {
+    if let Some((qs, qe)) = query {
         let (qs, qe) = (start + qs, start + qe);
         if let Some(at) = query_filter::screen(b, qs, qe, f) {
             quick_cut(out, qs, qe, f, names, at, applied);

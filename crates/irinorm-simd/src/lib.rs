@@ -49,10 +49,6 @@ pub use padded::eq_mask64_padded;
 
 use std::sync::atomic::{AtomicU8, Ordering};
 
-/// HACK (round 20, timing only): set by the path-and-query kernel when no
-/// byte after `&` or `?` starts a name with a tracking pattern's first two bytes.
-pub static NAME_CLEAN: std::sync::atomic::AtomicBool = std::sync::atomic::AtomicBool::new(false);
-
 /// [`Stop::pct`]: at least one normal triplet was skipped.
 pub const PCT_ANY: u8 = 1;
 /// [`Stop::pct`]: at least one skipped triplet encodes a byte >= 0x80.

@@ -93,44 +93,7 @@ struct T256 {
     hex: __m256i,
     unres: __m256i,
     nine: __m256i,
-    pf: __m256i,
-    pfh: __m256i,
-    ps: __m256i,
-    psh: __m256i,
-    amp: __m256i,
 }
-
-// HACK (round 20, timing only): the default tracking list's first two
-// bytes as eight buckets of pairs (Teddy-style nibble tables; both cases).
-const PAIRS: [(u8, u8, u8); 22] = [
-    (b'_', b'g', 4), (b'_', b'h', 4), (b'd', b'c', 0), (b'f', b'b', 0), (b'g', b'b', 0),
-    (b'g', b'c', 0), (b'h', b's', 3), (b'i', b'g', 5), (b'l', b'i', 7), (b'm', b'c', 3),
-    (b'm', b'k', 3), (b'm', b's', 3), (b'o', b'l', 7), (b'r', b'b', 1), (b'r', b'e', 1),
-    (b's', b'_', 2), (b't', b't', 6), (b't', b'w', 6), (b'u', b't', 6), (b'v', b'e', 1),
-    (b'w', b'b', 1), (b'y', b'c', 5),
-];
-const fn tab(second: bool, hi: bool) -> [u8; 32] {
-    let mut t = [0u8; 32];
-    let mut i = 0;
-    while i < PAIRS.len() {
-        let (a, b, k) = PAIRS[i];
-        let x = if second { b } else { a };
-        let v = [x, if x.is_ascii_alphabetic() { x ^ 0x20 } else { x }];
-        let mut j = 0;
-        while j < 2 {
-            let n = if hi { v[j] >> 4 } else { v[j] & 15 } as usize;
-            t[n] |= 1 << k;
-            t[n + 16] |= 1 << k;
-            j += 1;
-        }
-        i += 1;
-    }
-    t
-}
-static PF: [u8; 32] = tab(false, false);
-static PFH: [u8; 32] = tab(false, true);
-static PS: [u8; 32] = tab(true, false);
-static PSH: [u8; 32] = tab(true, true);
 
 #[target_feature(enable = "avx2")]
 #[inline]
@@ -155,11 +118,6 @@ impl T256 {
             hex: load256(&hex),
             unres: load256(&unres),
             nine: load256(&NINE),
-            pf: load256(&PF),
-            pfh: load256(&PFH),
-            ps: load256(&PS),
-            psh: load256(&PSH),
-            amp: _mm256_set1_epi8(b'&' as i8),
         }
     }
 }
@@ -195,16 +153,6 @@ fn stops256<const PAIR: bool>(t: &T256, c: __m256i, p: __m256i) -> u32 {
         stop = _mm256_or_si256(stop, pair);
     }
     _mm256_movemask_epi8(stop) as u32
-}
-
-/// PROXY: name candidates of `c` (`p` one byte earlier, `c1` one later),
-/// nonzero lanes, to be ORed into an accumulator.
-#[target_feature(enable = "avx2")]
-#[inline]
-fn cand256(t: &T256, p: __m256i, c: __m256i, c1: __m256i) -> __m256i {
-    let st = _mm256_or_si256(_mm256_cmpeq_epi8(p, t.amp), _mm256_cmpeq_epi8(p, t.mark));
-    let f = _mm256_and_si256(member256(t.pf, t.pfh, c), member256(t.ps, t.psh, c1));
-    _mm256_and_si256(f, st)
 }
 
 /// The positions of the run's mark in `c`.
@@ -331,11 +279,6 @@ struct T128 {
     hex: __m128i,
     unres: __m128i,
     nine: __m128i,
-    pf: __m128i,
-    pfh: __m128i,
-    ps: __m128i,
-    psh: __m128i,
-    amp: __m128i,
 }
 
 #[target_feature(enable = "ssse3")]
@@ -362,21 +305,8 @@ impl T128 {
             hex: load128(&half(&hex)),
             unres: load128(&half(&unres)),
             nine: load128(&half(&NINE)),
-            pf: load128(&half(&PF)),
-            pfh: load128(&half(&PFH)),
-            ps: load128(&half(&PS)),
-            psh: load128(&half(&PSH)),
-            amp: _mm_set1_epi8(b'&' as i8),
         }
     }
-}
-
-#[target_feature(enable = "ssse3")]
-#[inline]
-fn cand128(t: &T128, p: __m128i, c: __m128i, c1: __m128i) -> __m128i {
-    let st = _mm_or_si128(_mm_cmpeq_epi8(p, t.amp), _mm_cmpeq_epi8(p, t.mark));
-    let f = _mm_and_si128(member128(t.pf, t.pfh, c), member128(t.ps, t.psh, c1));
-    _mm_and_si128(f, st)
 }
 
 #[target_feature(enable = "ssse3")]
@@ -463,7 +393,7 @@ fn shift128(c: __m128i) -> __m128i {
 macro_rules! kernel {
     ($(#[$doc:meta])* $inner:ident, $feat:literal, $w:literal, $tables:ident,
      $load:ident, $stops:ident, $triplets:ident, $not_hex:ident, $unchecked:ident,
-     $marks:ident, $shift:ident, $short:ident, $cand:ident, $or:ident, $zero:ident, $none:ident) => {
+     $marks:ident, $shift:ident, $short:ident) => {
         $(#[$doc])*
         /// One function per kind of run (`TRIP`: with triplets, `DENSE`,
         /// `MARK`: with a mark, `PAIR`: with a pair), chosen by the caller,
@@ -514,7 +444,6 @@ macro_rules! kernel {
             // the loop or at the stop.
             let (mut mark_at, mut mark_bits) = (0usize, 0u64);
             let mut i = start;
-            let mut cacc = $zero();
             // Two windows per step (one mask of up to 64 bits: half the
             // loop branches), with their lookahead windows in bounds.
             // Triplets are judged in steps with a stop (a `%` is one), and
@@ -535,12 +464,6 @@ macro_rules! kernel {
                 } else {
                     0
                 };
-                if MARK && PAIR && (mark_bits | mk) != 0 {
-                    cacc = $or(cacc, $or(
-                        $cand(&t, $load(win::<W>(s, 0)), c, $load(win::<W>(s, 2))),
-                        $cand(&t, $load(win::<W>(s, W)), d, $load(win::<W>(s, W + 2))),
-                    ));
-                }
                 // The bytes this step has looked at (fewer when it judged
                 // triplets; its marks need no cut: a mark in the last two
                 // lanes is at its true position, and a stop there is found
@@ -631,18 +554,7 @@ macro_rules! kernel {
             } else {
                 0
             };
-            if MARK && PAIR {
-                let c1 = $shift(c);
-                let d1 = $shift(d);
-                cacc = $or(cacc, $or(
-                    $cand(&t, $load(win::<W>(b, q0 - 1)), c, c1),
-                    $cand(&t, $load(win::<W>(b, q1 - 1)), d, d1),
-                ));
-            }
             if m == 0 {
-                if MARK && PAIR {
-                    crate::NAME_CLEAN.store($none(cacc), core::sync::atomic::Ordering::Relaxed);
-                }
                 // The run reaches the end (nearly every already-normal
                 // input): no triplet of these windows to fold and no stop
                 // to cut the flags and marks at (issue 14, round 17: the
@@ -675,45 +587,14 @@ macro_rules! kernel {
 kernel!(
     /// The AVX2 kernel: 32 bytes per step.
     avx2, "avx2", 32, T256, load256, stops256, triplets256, not_hex256,
-    triplets_unchecked256, marks256, shift256, ssse3, cand256, or256, zero256, none256
+    triplets_unchecked256, marks256, shift256, ssse3
 );
 
 kernel!(
     /// The SSSE3 kernel: 16 bytes per step.
     ssse3, "ssse3", 16, T128, load128, stops128, triplets128, not_hex128,
-    triplets_unchecked128, marks128, shift128, scalar, cand128, or128, zero128, none128
+    triplets_unchecked128, marks128, shift128, scalar
 );
-
-#[target_feature(enable = "avx2")]
-#[inline]
-fn or256(a: __m256i, b: __m256i) -> __m256i {
-    _mm256_or_si256(a, b)
-}
-#[target_feature(enable = "avx2")]
-#[inline]
-fn zero256() -> __m256i {
-    _mm256_setzero_si256()
-}
-#[target_feature(enable = "avx2")]
-#[inline]
-fn none256(a: __m256i) -> bool {
-    _mm256_testz_si256(a, a) != 0
-}
-#[target_feature(enable = "ssse3")]
-#[inline]
-fn or128(a: __m128i, b: __m128i) -> __m128i {
-    _mm_or_si128(a, b)
-}
-#[target_feature(enable = "ssse3")]
-#[inline]
-fn zero128() -> __m128i {
-    _mm_setzero_si128()
-}
-#[target_feature(enable = "ssse3")]
-#[inline]
-fn none128(a: __m128i) -> bool {
-    _mm_movemask_epi8(_mm_cmpeq_epi8(a, _mm_setzero_si128())) == 0xffff
-}
 
 /// The scalar kernel with the vector kernels' signature (their fallback
 /// on inputs of at most 16 bytes).
