@@ -334,6 +334,7 @@ impl Pipeline {
                 &self.config,
                 &self.names,
                 applied,
+                false,
             ) {
                 return;
             }
