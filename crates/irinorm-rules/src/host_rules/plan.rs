@@ -1454,6 +1454,33 @@ fn substitute_from(sub: &Subst, out: &mut String, at: &mut At, first: usize) -> 
 mod tests {
     use super::*;
 
+    /// A plain host: neither `remove-trailing-host-dot` (a final `.`) nor
+    /// `decode-ipv4-forms` (an IPv4 address in some form starts with a
+    /// digit, RFC 3986 §7.4) can fire on it; an empty host is not plain.
+    #[test]
+    fn plain_hosts() {
+        for h in [
+            "a.test",
+            "www.example.com",
+            "x",
+            "a1.test",
+            "xn--bcher-kva.example",
+        ] {
+            assert!(plain_host(h.as_bytes()), "{h}");
+        }
+        for h in [
+            "",
+            "a.test.",
+            ".",
+            "10.0.0.1",
+            "0x7f.1",
+            "1drv.ms",
+            "2130706433",
+        ] {
+            assert!(!plain_host(h.as_bytes()), "{h}");
+        }
+    }
+
     /// Every length around the word boundaries, hosts that differ in one
     /// byte anywhere (the overlapping last word, the tail): found exactly
     /// when present.
