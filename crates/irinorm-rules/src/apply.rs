@@ -596,6 +596,7 @@ fn others_may_apply(
     others: RuleSet,
     config: &Config,
     names: &Names,
+    host_plain: bool,
 ) -> bool {
     use RuleName as R;
     let host_only = others
@@ -604,6 +605,12 @@ fn others_may_apply(
         .is_empty();
     if !host_only {
         return may_apply(&out[start..], m, others, config, names);
+    }
+    // A host known plain (the caller's: the learned rules' table keys it
+    // by these bytes) has neither a final `.` nor a leading digit: both
+    // tests below fail on it (issue 11, round 20).
+    if host_plain {
+        return false;
     }
     // The host's offsets alone: `Meta::offsets` is not inlined into the
     // learned rules' fused path (a call of ~46 instructions per URL there).
@@ -656,6 +663,9 @@ fn is_http_or_https(b: &[u8], m: &Meta) -> bool {
 /// Returns `false`, with `out` untouched, when another rule of the set may
 /// fire: the caller then takes the general path. Same bytes and the same
 /// `applied` as [`apply_split`] (a property test compares them; issue 14).
+/// `host_plain`: the caller knows the host of `out[start..]` is plain
+/// ([`crate::host_rules::plan::plain_host`]), so the screen of the host
+/// for `remove-trailing-host-dot` and `decode-ipv4-forms` is skipped.
 #[allow(clippy::too_many_arguments)]
 #[inline(always)] // Two callers (the host rules' fused path): still inlined.
 pub(crate) fn query_in_place(
@@ -667,8 +677,9 @@ pub(crate) fn query_in_place(
     config: &Config,
     names: &Names,
     applied: &mut Vec<RuleName>,
+    host_plain: bool,
 ) -> bool {
-    if !others.is_empty() && others_may_apply(out, start, m, others, config, names) {
+    if !others.is_empty() && others_may_apply(out, start, m, others, config, names, host_plain) {
         return false;
     }
     // Debug builds check every call against the general path. The rung

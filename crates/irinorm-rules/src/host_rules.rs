@@ -1226,17 +1226,31 @@ pub(crate) fn fused<const LISTED: bool>(
     };
     #[cfg(not(debug_assertions))]
     let _ = rung;
-    // The named rules' query filter, in place.
-    let filter = |out: &mut String, applied: &mut Vec<crate::RuleName>| match others {
-        Some(others) => query_in_place(out, start, m, named, others, config, names, applied),
+    // The ladder's text, kept only when the rules that fired are listed
+    // and the host has a plan (see above; round 8: the copy, its compare
+    // and the list's upkeep were about 96 instructions per URL of the
+    // learned crawl).
+    let mut was = [0u8; KEEP];
+    if listed && plan.is_some() {
+        was[..text_len].copy_from_slice(&out.as_bytes()[start..]);
+    }
+    // The named rules' query filter, in place, written once for hosts
+    // with and without a plan (inlined twice, it was two copies of the
+    // filter in this function). A host with a plan is the table's key:
+    // whether it is plain ([`plan::plain_host`]) was decided when the file
+    // was loaded, and the filter's screen of the host is skipped then
+    // (issue 11, round 20).
+    let plain = plan.is_some_and(|p| plans.plain_host(p));
+    let filtered = match others {
+        Some(others) => query_in_place(out, start, m, named, others, config, names, applied, plain),
         None => named.is_empty(),
     };
+    if !filtered {
+        return Fused::General;
+    }
     let Some(p) = plan else {
         // No rules for the host (the common case of most files): the
         // named rules' result is the result.
-        if !filter(out, applied) {
-            return Fused::General;
-        }
         #[cfg(debug_assertions)]
         assert_eq!(
             (&out[start..], &applied[..]),
@@ -1245,16 +1259,6 @@ pub(crate) fn fused<const LISTED: bool>(
         );
         return Fused::Done;
     };
-    // The ladder's text, kept only when the rules that fired are listed
-    // (see above; round 8: the copy, its compare and the list's upkeep
-    // were about 96 instructions per URL of the learned crawl).
-    let mut was = [0u8; KEEP];
-    if listed {
-        was[..text_len].copy_from_slice(&out.as_bytes()[start..]);
-    }
-    if !filter(out, applied) {
-        return Fused::General;
-    }
     let done = |out: &String, applied: &[crate::RuleName]| {
         #[cfg(debug_assertions)]
         {
@@ -1296,7 +1300,7 @@ pub(crate) fn fused<const LISTED: bool>(
     }
     // The general path counts `host-rules` as applied when it fired and
     // something changed, or when the named rules changed something too.
-    if listed && !named_fired && out.as_bytes()[start..] == was[..text_len] {
+    if !named_fired && listed && out.as_bytes()[start..] == was[..text_len] {
         return done(out, applied);
     }
     // In the order of application: before remove-fragment. One walk of

@@ -280,9 +280,15 @@ impl Pipeline {
         applied: &mut Vec<RuleName>,
     ) -> Result<Vec<Warning>, ParseError> {
         let start = out.len();
-        let (w, meta) = self.normalizer.normalize_into_split(input, out)?;
+        // The ladder's result read where it lies: moved out of the
+        // `Result` into locals, its `Meta` (36 bytes) and its `Vec` were
+        // copied on the stack for every URL (issue 11, round 20).
+        let done = self.normalizer.normalize_into_split(input, out);
+        let Ok((_, meta)) = &done else {
+            return done.map(|(w, _)| w);
+        };
         let split;
-        let meta = match &meta {
+        let meta = match meta {
             Some(m) => m,
             None => {
                 split = split_trusted(&out[start..]);
@@ -304,7 +310,7 @@ impl Pipeline {
                 self.rules_general(out, start, &again, applied);
             }
         }
-        Ok(w)
+        done.map(|(w, _)| w)
     }
 
     /// The rules after the fused path declined (or without one): the
@@ -328,6 +334,7 @@ impl Pipeline {
                 &self.config,
                 &self.names,
                 applied,
+                false,
             ) {
                 return;
             }

@@ -731,6 +731,46 @@ fn fused_path_redoes_when_rules_make_work_for_named_rules() {
     assert_eq!(text, "kept http://a.test/p?b=2");
 }
 
+/// Hosts with rules on which a named rule of `crawler` may fire (a
+/// trailing dot: remove-trailing-host-dot; a leading digit, an IPv4
+/// address in some form: decode-ipv4-forms, RFC 3986 §7.4): the fused
+/// path screens them as it screens hosts without rules (their plans are
+/// not plain, `plan::plain_host`: issue 11, round 20) and gives the general
+/// path's bytes; a plain host skips the screen and gives them too.
+#[test]
+fn fused_path_screens_hosts_with_rules_that_named_rules_change() {
+    for host in ["a.test.", "10.0.0.1", "0x7f.1", "1drv.test", "a.test"] {
+        let p = crawler_with(&[format!(
+            "[[host-rule]]\nhost = \"{host}\"\nrule = \"ignore-param\"\nname = \"x\"\n"
+        )]);
+        for x in [
+            format!("http://{host}/p?x=1&utm_source=y&b=2"),
+            format!("https://{host}/p?b=2&x=1#f"),
+            format!("http://{host}/"),
+        ] {
+            let general = p.normalize(&x).unwrap();
+            let mut out = String::new();
+            let mut applied = Vec::new();
+            p.normalize_into(&x, &mut out, &mut applied).unwrap();
+            assert_eq!(out, general.text, "{x}");
+            assert_eq!(applied, general.applied, "{x}");
+            let mut text = String::new();
+            p.normalize_text_into(&x, &mut text, &mut Vec::new())
+                .unwrap();
+            assert_eq!(text, general.text, "normalize_text_into, {x}");
+        }
+    }
+    // Counted by hand: the trailing dot goes (remove-trailing-host-dot),
+    // then the host is `a.test`, which has no rule: `x` stays.
+    let p = crawler_with(&[
+        "[[host-rule]]\nhost = \"a.test.\"\nrule = \"ignore-param\"\nname = \"x\"\n".to_owned(),
+    ]);
+    let mut text = String::new();
+    p.normalize_text_into("http://a.test./p?x=1&b=2", &mut text, &mut Vec::new())
+        .unwrap();
+    assert_eq!(text, "http://a.test/p?x=1&b=2");
+}
+
 /// Host aliases whose target a named rule of `crawler` changes (a
 /// trailing dot, a numeric host in another form): the fused path hands
 /// the reference to the general one, which gives the same bytes.

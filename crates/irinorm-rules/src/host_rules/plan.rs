@@ -175,6 +175,13 @@ struct Plan {
     /// host once instead of each on the way, when the 16-round bound would
     /// let every one of them run (cycles stay as they are).
     chain: Option<(Box<str>, Option<u32>, u32)>,
+    /// The plan's host (the table's key: the exact bytes a URL's host has
+    /// when this plan is found) is not empty, does not end with `.` and
+    /// does not start with an ASCII digit ([`plain_host`]): decided when
+    /// the file is loaded, so that the named rules' screen of the host
+    /// (`remove-trailing-host-dot`, `decode-ipv4-forms`) is not made again
+    /// for every URL of the host ([`Plans::plain_host`]; issue 11, round 20).
+    plain_host: bool,
     /// The steps that can fire in the first round, by the URL's state
     /// when the plan starts ([`state`]: whether it has a query, whether
     /// its path ends with `/`), decided when the file is loaded: the
@@ -192,6 +199,17 @@ struct Plan {
     /// the round's own pointer was a second base kept on the stack and
     /// reloaded after each call).
     round1: Option<FirstRound>,
+}
+
+/// Whether `host` is one on which neither `remove-trailing-host-dot`
+/// (a final `.`) nor `decode-ipv4-forms` (an IPv4 address in some form
+/// starts with a digit: RFC 3986 §7.4; WHATWG URL's IPv4 parser) can
+/// fire: not empty, no final `.`, no leading ASCII digit.
+pub(crate) fn plain_host(host: &[u8]) -> bool {
+    match (host.first(), host.last()) {
+        (Some(first), Some(&last)) => !first.is_ascii_digit() && last != b'.',
+        _ => false,
+    }
 }
 
 /// The plans of a settings file, by exact host.
@@ -731,13 +749,22 @@ impl Plans {
                 plans[i].chain = Some((to, t, hops));
             }
         }
-        for p in plans.iter_mut() {
+        for (p, (host, _)) in plans.iter_mut().zip(&hosts) {
             p.round1 = FirstRound::new(p);
+            p.plain_host = plain_host(host.as_bytes());
         }
         Some(Plans {
             hosts: HostTable::new(hosts.iter().map(|(h, _)| (*h).into()).collect()),
             plans,
         })
+    }
+
+    /// Whether the host of plan `p` is plain ([`plain_host`]): then the
+    /// named rules' host screen
+    /// ([`crate::apply::query_in_place`]'s `host_plain`) is known to pass.
+    #[inline(always)]
+    pub(crate) fn plain_host(&self, p: u32) -> bool {
+        self.plans.get(p as usize).is_some_and(|x| x.plain_host)
     }
 
     /// The plan of `host`.
@@ -1170,6 +1197,7 @@ impl Plan {
             scheme_alias,
             first,
             chain: None,
+            plain_host: false,
             round1: None,
         }
     }
@@ -1425,6 +1453,33 @@ fn substitute_from(sub: &Subst, out: &mut String, at: &mut At, first: usize) -> 
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// A plain host: neither `remove-trailing-host-dot` (a final `.`) nor
+    /// `decode-ipv4-forms` (an IPv4 address in some form starts with a
+    /// digit, RFC 3986 §7.4) can fire on it; an empty host is not plain.
+    #[test]
+    fn plain_hosts() {
+        for h in [
+            "a.test",
+            "www.example.com",
+            "x",
+            "a1.test",
+            "xn--bcher-kva.example",
+        ] {
+            assert!(plain_host(h.as_bytes()), "{h}");
+        }
+        for h in [
+            "",
+            "a.test.",
+            ".",
+            "10.0.0.1",
+            "0x7f.1",
+            "1drv.ms",
+            "2130706433",
+        ] {
+            assert!(!plain_host(h.as_bytes()), "{h}");
+        }
+    }
 
     /// Every length around the word boundaries, hosts that differ in one
     /// byte anywhere (the overlapping last word, the tail): found exactly
