@@ -98,16 +98,23 @@ impl Engine {
 
     /// The lowest rung at which `a` and `b` are equivalent, `"protocol"`
     /// when only the evidence makes them equal; as the CLI's `compare`.
+    ///
+    /// The rung is the CLI's verdict (`Pipeline::compare_why`, docs/cli.md
+    /// "compare"): the ladder's lowest equal rung, or, when only the named
+    /// rules make them equal, the rung the rules ran on, never a lower one.
+    /// `Pipeline::compare` (the lowest rung with the rules on top of it)
+    /// answered `"string"` where the CLI says `scheme + rules:
+    /// remove-fragment` (round 20, docs/testing.md).
     pub(crate) fn compare(&self, a: &str, b: &str) -> Result<Option<&'static str>, CompareError> {
         let Some(r) = &self.proto else {
-            return Ok(self.p.compare(a, b)?.map(|r| r.name()));
+            return Ok(self.p.compare_why(a, b)?.map(|v| v.rung.name()));
         };
         let v = if !r.with_rules {
             r.p.compare(a, b)?
         } else {
             // Ladder and named rules first; then rung 3 under the rules.
-            match self.p.compare(a, b)? {
-                Some(l) => Verdict::Ladder(l),
+            match self.p.compare_why(a, b)? {
+                Some(v) => Verdict::Ladder(v.rung),
                 None => {
                     let ka = self.key_text(a).map_err(side(Side::A))?;
                     let kb = self.key_text(b).map_err(side(Side::B))?;

@@ -61,7 +61,9 @@ pub(crate) fn key<'py>(
 }
 
 /// The lowest rung at which `a` and `b` are equivalent (`"string"`,
-/// `"syntax"`, `"scheme"`), or `None`. A `ParseError` says which `side`.
+/// `"syntax"`, `"scheme"`), or `None`; when only the named rules make them
+/// equal, the rung the rules ran on (as `irinorm compare`). A `ParseError`
+/// says which `side`.
 ///
 /// >>> compare("http://example.com", "HTTP://EXAMPLE.com:80/")
 /// 'scheme'

@@ -88,7 +88,8 @@ impl PyNormalizer {
     }
 
     /// The lowest rung at which `a` and `b` are equivalent (`"string"`,
-    /// `"syntax"`, `"scheme"`), or `None`.
+    /// `"syntax"`, `"scheme"`), or `None`; when only the named rules make
+    /// them equal, the rung the rules ran on (as `irinorm compare`).
     fn compare(
         &self,
         py: Python<'_>,

@@ -21,10 +21,12 @@ pub(crate) struct Text<'a> {
 /// Reads `obj` (`str`, `bytes`, `bytearray` is refused).
 pub(crate) fn text<'a>(obj: &'a Bound<'_, PyAny>, side: Option<&str>) -> PyResult<Text<'a>> {
     if let Ok(s) = obj.cast::<PyString>() {
-        return Ok(Text {
-            s: s.to_cow()?,
-            bytes: false,
-        });
+        return match s.to_cow() {
+            Ok(s) => Ok(Text { s, bytes: false }),
+            // A `str` with a lone surrogate has no UTF-8 form: the input
+            // is rejected as its bytes would be, see `str_bytes`.
+            Err(_) => Err(not_utf8(obj, &str_bytes(s)?, side)),
+        };
     }
     if let Ok(b) = obj.cast::<PyBytes>() {
         let raw = b.as_bytes();
@@ -33,18 +35,42 @@ pub(crate) fn text<'a>(obj: &'a Bound<'_, PyAny>, side: Option<&str>) -> PyResul
                 s: Cow::Borrowed(s),
                 bytes: true,
             }),
-            // parse_bytes reports the kind and offset of the first bad
-            // byte (it fails wherever from_utf8 fails).
-            Err(_) => Err(match parse_bytes(raw, Grammar::IriReference) {
-                Err(e) => parse_error(obj.py(), &e, &String::from_utf8_lossy(raw), side),
-                Ok(_) => PyValueError::new_err("bytes input is not UTF-8"),
-            }),
+            Err(_) => Err(not_utf8(obj, raw, side)),
         };
     }
     Err(PyTypeError::new_err(format!(
         "expected str or bytes, not {}",
         obj.get_type().name()?
     )))
+}
+
+/// The `ParseError` of input bytes that are not UTF-8: parse_bytes reports
+/// the kind (`invalid-utf8`) and the offset of the first bad byte (it fails
+/// wherever from_utf8 fails).
+fn not_utf8(obj: &Bound<'_, PyAny>, raw: &[u8], side: Option<&str>) -> PyErr {
+    match parse_bytes(raw, Grammar::IriReference) {
+        Err(e) => parse_error(obj.py(), &e, &String::from_utf8_lossy(raw), side),
+        Ok(_) => PyValueError::new_err("input is not UTF-8"),
+    }
+}
+
+/// The bytes of a `str`: its UTF-8, or for a `str` with lone surrogates
+/// (Python allows them: `surrogateescape` decoding, `\ud800` literals;
+/// they are not Unicode scalar values, so no UTF-8 has them) the
+/// `surrogatepass` encoding, which writes each surrogate as the three
+/// bytes it would have in UTF-8 were it allowed. Those are never valid
+/// UTF-8 (RFC 3629 §3 excludes U+D800..U+DFFF), so the input is rejected
+/// with kind `invalid-utf8` at the byte offset where the surrogate stands:
+/// what the CLI reports for a line written with `surrogatepass` or
+/// `surrogateescape`, and a `ParseError` like any invalid input (before,
+/// Python's `UnicodeEncodeError` escaped, and a batch with one such entry
+/// failed as a whole).
+pub(crate) fn str_bytes(s: &Bound<'_, PyString>) -> PyResult<Vec<u8>> {
+    if let Ok(t) = s.to_cow() {
+        return Ok(t.into_owned().into_bytes());
+    }
+    let b = s.call_method1("encode", ("utf-8", "surrogatepass"))?;
+    Ok(b.cast::<PyBytes>()?.as_bytes().to_vec())
 }
 
 /// A result of the input's type.

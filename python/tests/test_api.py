@@ -3,7 +3,9 @@ docs/cli.md, errors, str/bytes, Normalizer, explain, lint."""
 
 from __future__ import annotations
 
+import json
 import pickle
+import subprocess
 
 import pytest
 
@@ -276,3 +278,39 @@ def test_options_parsed_as_python_would() -> None:
 
     assert list(inspect.signature(irinorm.normalize).parameters)[:3] == ["url", "rung", "form"]
     assert "form" not in inspect.signature(irinorm.compare).parameters
+
+
+def test_lone_surrogates_are_parse_errors(cli) -> None:
+    """Round 20: a `str` with a lone surrogate has no UTF-8 form (RFC 3629
+    §3); every entry point rejects it with `ParseError` kind `invalid-utf8`
+    at the surrogate's byte offset, as the CLI rejects the line written with
+    `surrogateescape` (before: Python's UnicodeEncodeError, no kind, no
+    offset)."""
+    u = "http://r\u00e9sum\u00e9.example/\udc80x"
+    at = len("http://r\u00e9sum\u00e9.example/".encode())
+    for call in (
+        lambda: irinorm.normalize(u),
+        lambda: irinorm.key(u),
+        lambda: irinorm.explain(u),
+        lambda: irinorm.parse(u),
+        lambda: irinorm.lint(u),
+        lambda: irinorm.to_uri(u),
+        lambda: irinorm.Normalizer(preset="crawler").normalize(u),
+    ):
+        with pytest.raises(irinorm.ParseError) as e:
+            call()
+        assert (e.value.kind, e.value.offset) == ("invalid-utf8", at)
+    with pytest.raises(irinorm.ParseError) as e:
+        irinorm.compare("http://a/", u)
+    assert (e.value.kind, e.value.offset, e.value.side) == ("invalid-utf8", at, "b")
+    with pytest.raises(irinorm.ParseError) as e:
+        irinorm.resolve("x", "http://a/\ud800")
+    assert (e.value.kind, e.value.side) == ("invalid-utf8", "base")
+    r = subprocess.run(
+        [str(cli), "normalize", "--format", "jsonl"],
+        input=u.encode("utf-8", "surrogateescape") + b"\n",
+        capture_output=True,
+        check=False,
+    )
+    row = json.loads(r.stdout)
+    assert (row["error"]["kind"], row["error"]["offset"]) == ("invalid-utf8", at)

@@ -176,3 +176,32 @@ def test_arrow_windows_never_crash(n, offset, offsets, large, data, validity, ke
     except ValueError:
         return
     assert out[2] <= n
+
+
+# Round 20 (docs/testing.md): a `str` may hold lone surrogates (a
+# `\ud800` literal, `surrogateescape` decoding of bytes that are not
+# UTF-8). They have no UTF-8 form (RFC 3629 §3), so such an entry is
+# rejected as its bytes would be, `invalid-utf8` at the surrogate's byte
+# offset, for that entry alone: before, Python's UnicodeEncodeError failed
+# the whole batch.
+SURROGATES = ["http://a.example/\ud800", "HTTP://B.example/", None, "\udfff", "\u00e9\udc80x", ""]
+
+
+@pytest.mark.parametrize("fn", [irinorm.normalize_many, irinorm.key_many])
+def test_lone_surrogates_are_rejected_per_entry(fn) -> None:
+    res, err = fn(SURROGATES)
+    assert len(res) == len(err) == len(SURROGATES)
+    kinds = [e.split(":")[0] if e else None for e in err]
+    assert kinds == ["invalid-utf8", None, None, "invalid-utf8", "invalid-utf8", None]
+    assert [int(e.rsplit(" ", 1)[1]) for e in err if e] == [17, 0, 2]
+    outputs = sum(r is not None for r in res)
+    nulls = SURROGATES.count(None)
+    assert outputs + sum(e is not None for e in err) + nulls == len(SURROGATES)
+    single = irinorm.normalize if fn is irinorm.normalize_many else irinorm.key
+    for u, r, e in zip(SURROGATES, res, err):
+        if u is None:
+            continue
+        try:
+            assert (r, e) == (single(u), None)
+        except irinorm.ParseError as x:
+            assert (r, e) == (None, str(x))

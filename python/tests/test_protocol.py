@@ -238,9 +238,42 @@ def test_host_rules_compare_agrees_with_cli(cli: Path, tmp_path: Path) -> None:
     pairs = [(a, b) for a in RULE_URLS[:-1] for b in RULE_URLS[:-1]]
     rows = run_cli(cli, ["compare", "--config", str(path), "-q"], [f"{a}\t{b}" for a, b in pairs])
     n = irinorm.Normalizer(config=path)
-    # Equivalence, not the rung: with rules, `compare` names the lowest rung
-    # at which the rules make them equal (Pipeline::compare), the CLI the
-    # configured rung (Pipeline::compare_why), as before host rules.
+    # The rung too (round 20): with rules, `compare` is the CLI's verdict
+    # (Pipeline::compare_why, docs/cli.md "compare"): the configured rung
+    # when only the rules make them equal, never a lower one. Before, it
+    # named the lowest rung with the rules on top (Pipeline::compare).
     assert [n.equivalent(a, b) for a, b in pairs] == [r["equivalent"] for r in rows]
-    assert [n.compare(a, b) is not None for a, b in pairs] == [r["equivalent"] for r in rows]
+    assert [n.compare(a, b) for a, b in pairs] == [r["rung"] for r in rows]
     assert sum(r["equivalent"] for r in rows) > len(RULE_URLS) - 1  # host rules merged some
+
+
+# Pairs that only the named rules make equal (`remove-fragment`,
+# `remove-query-params` of `crawler`), and one the ladder does at `syntax`.
+RULE_PAIRS = [
+    ("http://a.example/x#f", "http://a.example/x"),
+    ("%7E#f~", "%7e"),
+    ("?q=1", "?q=1#f"),
+    ("http://a.example/?utm_source=x", "http://a.example/"),
+    ("http://a.example/%7e", "http://a.example/~"),
+    ("http://unknown.example/", "http://a.example/data"),
+]
+
+
+def test_compare_rung_with_rules_same_everywhere(cli: Path, store: Path) -> None:
+    """Round 20: the rung of a verdict that the named rules made is the
+    rung they ran on (docs/cli.md "compare"), from the CLI at rung 2, the
+    CLI at rung 3 (where only the evidence decides past the rules), and
+    Python at both. Before: the CLI said `scheme` at rung 2 and `string` at
+    rung 3, Python `string` at both."""
+    lines = [f"{a}\t{b}" for a, b in RULE_PAIRS]
+    at2 = run_cli(cli, ["compare", "--preset", "crawler", "-q"], lines)
+    at3 = run_cli(cli, ["compare", "--preset", "crawler", "--rung", "protocol", "--evidence", str(store), "-q"], lines)
+    want = ["scheme", "scheme", "scheme", "scheme", "syntax", None]
+    assert [r["rung"] for r in at2] == want
+    assert [r["rung"] for r in at3] == want
+    assert [r["rules"] for r in at2][:2] == [["remove-fragment"]] * 2
+    n2 = irinorm.Normalizer(preset="crawler")
+    n3 = irinorm.Normalizer(preset="crawler", rung="protocol", evidence=store)
+    assert [n2.compare(a, b) for a, b in RULE_PAIRS] == want
+    assert [n3.compare(a, b) for a, b in RULE_PAIRS] == want
+    assert [irinorm.compare(a, b, preset="crawler") for a, b in RULE_PAIRS] == want

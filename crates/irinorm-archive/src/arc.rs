@@ -138,6 +138,7 @@ fn read_record(
         refers_to: None,
         mime: mime_essence(&mime),
         offset: at,
+        line: None,
     };
     let is_http = o
         .url

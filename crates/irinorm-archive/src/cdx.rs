@@ -136,6 +136,7 @@ fn parse(
             mime.and_then(mime_essence)
         },
         offset: at,
+        line: None,
     }))
 }
 

@@ -107,6 +107,7 @@ fn parse(line: &str, at: u64) -> Result<Option<Observation>, RecordError> {
             j.mime.as_deref().and_then(mime_essence)
         },
         offset: at,
+        line: None,
     }))
 }
 

@@ -79,6 +79,12 @@ pub struct Observation {
     /// line start (in the decompressed text) for CDX/CDXJ/TSV, the position
     /// in the decompressed stream for zstd.
     pub offset: u64,
+    /// 1-based line of the record, for the line formats (CDX, CDXJ, TSV);
+    /// `None` for WARC, ARC and probes. A bad record's [`RecordError`]
+    /// has its line; an observation needs one too, for a reject decided
+    /// after reading (an evidence store's `bad-url`: docs/evidence.md,
+    /// "Rejects", reports file, line, offset and kind).
+    pub line: Option<u64>,
 }
 
 /// The formats this crate reads.

@@ -152,7 +152,13 @@ pub(crate) fn next_line_item(
             continue;
         }
         return Some(match parse(text, at.offset) {
-            Ok(Some(o)) => Item::Obs(o),
+            // Every line format's observation carries its line, set
+            // here once (a later reject, such as the store's `bad-url`,
+            // reports it).
+            Ok(Some(o)) => Item::Obs(crate::Observation {
+                line: Some(at.no),
+                ..o
+            }),
             Ok(None) => Item::Skip,
             Err(e) => Item::Err(e.at_line(at.no)),
         });
@@ -162,6 +168,39 @@ pub(crate) fn next_line_item(
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Round 20: every line format's observation has its line (blank and
+    /// comment lines counted), for a reject decided after reading (the
+    /// store's `bad-url` reported its line as `-`).
+    #[test]
+    fn observations_of_line_formats_have_their_line() {
+        for (format, text) in [
+            (
+                crate::Format::Cdxj,
+                "\n# c\ncom,a)/ 20200101000000 {\"url\": \"http://a.com/\", \"status\": \"200\"}\n",
+            ),
+            (
+                crate::Format::RedirectTsv,
+                "# c\n\nhttp://a.example/x\t301\t/y\n",
+            ),
+            (
+                crate::Format::DigestTsv,
+                "\n\nhttp://a.example/%zz\tsha1:A\n",
+            ),
+        ] {
+            let recs: Vec<_> =
+                crate::from_reader(std::io::Cursor::new(text.as_bytes().to_vec()), Some(format))
+                    .unwrap()
+                    .collect();
+            let o = recs
+                .into_iter()
+                .find_map(Result::ok)
+                .expect("one observation");
+            // The record is the third and last line.
+            let start = text[..text.len() - 1].rfind('\n').unwrap() as u64 + 1;
+            assert_eq!((o.line, o.offset), (Some(3), start), "{format:?}");
+        }
+    }
 
     /// Round 17: a line of white space that is not ASCII (a vertical tab,
     /// NEL, a no-break space) is a record (here a bad one), not a blank

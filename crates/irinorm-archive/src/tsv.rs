@@ -52,6 +52,7 @@ fn parse(line: &str, at: u64, kind: TsvKind) -> Result<Option<Observation>, Reco
         refers_to: None,
         mime: None,
         offset: at,
+        line: None,
     };
     match kind {
         TsvKind::Digests => {

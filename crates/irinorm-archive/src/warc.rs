@@ -364,6 +364,7 @@ fn read_record(
         refers_to: f.refers_to.as_deref().map(|t| target_uri(t).to_owned()),
         mime: None,
         offset: at,
+        line: None,
     };
     let is_http = f.content_type.as_deref().is_some_and(|t| {
         t.trim()

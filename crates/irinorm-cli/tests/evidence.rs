@@ -323,11 +323,12 @@ fn bad_records_and_bad_files_are_reported_and_the_rest_goes_on() {
         r.stderr
     );
     let rej = common::rejects(&dir.path().join("rej.tsv"));
-    // file, line, byte offset (line starts 0, 27, 44), kind.
+    // file, line, byte offset (line starts 0, 27, 44), kind; a `bad-url`
+    // has its line too (round 20: it was `-`).
     assert_eq!(rej.len(), 2);
     assert_eq!(
         (rej[0][1].as_str(), rej[0][2].as_str(), rej[0][3].as_str()),
-        ("-", "27", "bad-url")
+        ("2", "27", "bad-url")
     );
     assert_eq!((rej[1][1].as_str(), rej[1][2].as_str()), ("3", "44"));
     // --strict stops at the first bad record; what came before stays.
@@ -741,4 +742,82 @@ fn rung_protocol_is_idempotent_with_rules_and_nfc() {
     assert_eq!(once, ["http://n.example/%C3%A9"]);
     let twice = run("normalize", &nfc, format!("{}\n", once[0]).as_bytes());
     assert_eq!(twice, once);
+}
+
+/// Round 20: a record the store rejects after reading it (`bad-url`: its
+/// URL is not an IRI-reference) is reported with its line in a line
+/// format, as the reader's own rejects are (docs/evidence.md, "Rejects":
+/// file, line, offset, kind); its line was `-` before. And `learn` reports
+/// the same rows with file, line, byte offset and kind, and exits 1.
+#[test]
+fn a_bad_url_is_rejected_at_its_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let digests = dir.path().join("digests.tsv");
+    std::fs::write(
+        &digests,
+        "http://a.example/x\tsha1:AAAA\n\nhttp://a.example/%zz\tsha1:AAAA\nhttp://a.example/\x00\tsha1:B\n",
+    )
+    .unwrap();
+    let digests = digests.display().to_string();
+    let r = run_in(
+        dir.path(),
+        &[
+            "evidence",
+            "ingest",
+            "--db",
+            "e.db",
+            "--rejects",
+            "rej.tsv",
+            &digests,
+        ],
+        b"",
+    );
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    let rej = common::rejects(&dir.path().join("rej.tsv"));
+    let got: Vec<(&str, &str, &str)> = rej
+        .iter()
+        .map(|r| (r[1].as_str(), r[2].as_str(), r[3].as_str()))
+        .collect();
+    assert_eq!(got, [("3", "30", "bad-url"), ("4", "61", "bad-url")]);
+    let r = run_in(dir.path(), &["learn", "-i", &digests, "-o", "r.toml"], b"");
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    for want in [
+        "digests.tsv:3: byte 30: rejected: bad-percent-encoding",
+        "digests.tsv:4: byte 61: rejected: invalid-char",
+        "2 rejected, 0 not learnable",
+    ] {
+        assert!(r.stderr.contains(want), "{want}: {}", r.stderr);
+    }
+}
+
+/// Round 20: with named rules, `compare --rung protocol` names the rung the
+/// rules ran on and the rules when only they make a pair equal, as
+/// `compare` without evidence does (docs/cli.md, "compare": never a lower
+/// rung). Before it said `equivalent (string)` for a pair that
+/// `--rung scheme` called `equivalent (scheme + rules: remove-fragment)`.
+#[test]
+fn compare_at_rung_protocol_names_the_rules() {
+    let dir = tempfile::tempdir().unwrap();
+    let db = store(dir.path());
+    let pairs =
+        b"http://a.example/x#f\thttp://a.example/x\nhttp://a.example/%7e\thttp://a.example/~\n";
+    let scheme = run_in(dir.path(), &["compare", "--preset", "crawler", "-q"], pairs);
+    let protocol = run_in(
+        dir.path(),
+        &[
+            "compare",
+            "--preset",
+            "crawler",
+            "--rung",
+            "protocol",
+            "--evidence",
+            &db,
+            "-q",
+        ],
+        pairs,
+    );
+    assert_eq!(protocol.code, 0, "{}", protocol.stderr);
+    let want = "equivalent (scheme + rules: remove-fragment)\nequivalent (syntax)\n";
+    assert_eq!(scheme.out(), want);
+    assert_eq!(protocol.out(), want);
 }

@@ -240,3 +240,32 @@ fn the_evidence_store_gives_the_rules_of_its_files() {
     let r = run_in(d, &["learn", "--evidence", "nope.db"], b"");
     assert_eq!(r.code, 2, "{}", r.stderr);
 }
+
+/// Round 20: a URL list's blank lines are ASCII white space only (as the
+/// crawl-file readers', round 17): a line of a vertical tab or a no-break
+/// space was taken for a header and vanished, and a URL's trailing
+/// no-break space was trimmed into another URL. Rows whose URL does not
+/// parse are reported with file, line, byte offset and kind (they were
+/// only counted), and make the exit status 1.
+#[test]
+fn damaged_list_lines_are_reported_not_dropped() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    std::fs::write(
+        d.join("in.tsv"),
+        "http://a.example/x\tsha1:A\n\x0b\n\u{a0}\nhttp://a.example/%zz\tsha1:A\n\n",
+    )
+    .unwrap();
+    let r = run_in(d, &["learn", "-i", "in.tsv", "-o", "r.toml"], b"");
+    assert_eq!(r.code, 1, "{}", r.stderr);
+    for want in [
+        "in.tsv: 5 lines = 4 rows + 1 headers/comments + 0 rejected",
+        "in.tsv:2: byte 26: rejected: invalid-char",
+        "in.tsv:4: byte 31: rejected: bad-percent-encoding",
+        // The no-break space alone is a relative reference (RFC 3987
+        // `ucschar`): it parses, and has no host to learn on.
+        "2 rejected, 1 not learnable",
+    ] {
+        assert!(r.stderr.contains(want), "{want}: {}", r.stderr);
+    }
+}

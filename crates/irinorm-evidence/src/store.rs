@@ -453,7 +453,7 @@ impl Store {
                             rep.rejected += 1;
                             on_reject(&Reject {
                                 offset: o.offset,
-                                line: None,
+                                line: o.line,
                                 kind: "bad-url",
                                 message: format!("{:?}: {e}", o.url),
                             });

@@ -70,19 +70,33 @@ impl Frontier {
     /// Reads a frontier TSV (the header line is optional).
     pub fn read<R: BufRead>(mut r: R) -> Result<Frontier, QualityError> {
         let mut f = Frontier::default();
-        let mut line = String::new();
+        let mut buf = Vec::new();
         let mut no = 0u64;
+        let mut offset = 0u64;
         loop {
-            line.clear();
-            if r.read_line(&mut line)? == 0 {
+            buf.clear();
+            let n = r.read_until(b'\n', &mut buf)?;
+            if n == 0 {
                 break;
             }
             no += 1;
+            let start = offset;
+            offset += n as u64;
+            let bad = |what: String| QualityError::Format { line: no, what };
+            // Bytes first, so that a line that is not UTF-8 is named by its
+            // line and offset like any other bad line (`read_line` gave
+            // an io::Error with neither: "stream did not contain valid
+            // UTF-8", round 20).
+            let line = std::str::from_utf8(&buf).map_err(|e| {
+                bad(format!(
+                    "not UTF-8 at byte {}",
+                    start + e.valid_up_to() as u64
+                ))
+            })?;
             let l = line.trim_end_matches(['\n', '\r']);
             if l.is_empty() || (no == 1 && l == HEADER) {
                 continue;
             }
-            let bad = |what: String| QualityError::Format { line: no, what };
             let mut it = l.split('\t');
             let (Some(url), Some(class), Some(kind), Some(eq), None) =
                 (it.next(), it.next(), it.next(), it.next(), it.next())
@@ -626,6 +640,20 @@ fn pct_text(a: u64, b: u64) -> String {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    /// Round 20: a line that is not UTF-8 is a format error with its line
+    /// and the offset of the bad byte, not an io::Error without either.
+    #[test]
+    fn a_line_that_is_not_utf8_is_named() {
+        let tsv = b"url\tclass\tkind\tequal_at\nhttp://a.example/\t1\toriginal\t-\nhttp://a.example/\xff\t2\toriginal\t-\n";
+        match Frontier::read(&tsv[..]) {
+            Err(QualityError::Format { line, what }) => {
+                assert_eq!(line, 3);
+                assert_eq!(what, "not UTF-8 at byte 72");
+            }
+            other => panic!("{other:?}"),
+        }
+    }
 
     #[test]
     fn counts_recall_and_false_merges() {

@@ -52,8 +52,20 @@ pub struct Learned {
     pub rules: Vec<HostRule>,
     /// Rows read.
     pub rows: u64,
-    /// Rows whose URL did not parse (or had no authority).
+    /// Rows whose URL is not an IRI-reference the base preset
+    /// normalizes (the first 1000 in [`Learned::rejects`]).
     pub rejected: u64,
+    /// The first rejected rows: their index among the rows given to
+    /// [`learn`] (0-based) and the kind of the parse error, so that a
+    /// caller that knows where each row came from reports its file, line
+    /// and offset (docs/learning.md, "Input": every bad line or record is
+    /// reported with file, line, byte offset and kind, and counted).
+    pub rejects: Vec<(u64, &'static str)>,
+    /// Rows whose URL parses but has no host, a relative path, userinfo
+    /// or a fragment after the base normalization (`dns:` and `mailto:`
+    /// records of a crawl): host rules never apply to them, and they are
+    /// not bad input.
+    pub not_learnable: u64,
     /// Distinct URLs (after the base normalization).
     pub urls: usize,
     /// URLs with content evidence.
@@ -147,10 +159,20 @@ fn ingest(rows: impl IntoIterator<Item = Row>, opts: &Options, out: &mut Learned
     };
     for row in rows {
         out.rows += 1;
-        let Some(n) = norm(&row.url) else {
-            out.rejected += 1;
-            continue;
+        let n = match opts.base.normalize(&row.url) {
+            Ok(n) => n.text.into_owned(),
+            Err(e) => {
+                out.rejected += 1;
+                if out.rejects.len() < 1000 {
+                    out.rejects.push((out.rows - 1, e.kind().code()));
+                }
+                continue;
+            }
         };
+        if Parts::of(&n).is_none() {
+            out.not_learnable += 1;
+            continue;
+        }
         let id = intern(&mut ids, n, &mut urls, &mut digest);
         if row.is_redirect() {
             if let Some(t) = row.location.as_deref().and_then(norm) {
@@ -560,6 +582,37 @@ mod tests {
             digest: Some(digest.to_owned()),
             ..Row::default()
         }
+    }
+
+    /// Round 20: a row whose URL does not parse is a reject with its index
+    /// and the parse error's kind (the CLI reports its file, line and
+    /// offset from the index); a `dns:` or `mailto:` row parses and is
+    /// only not learnable. Before, both were one count and neither was
+    /// reported.
+    #[test]
+    fn rejected_rows_are_listed_with_their_kind() {
+        let rows = [
+            "http://a.example/ok",
+            "http://a.example/%zz",
+            "dns:a.example",
+            "http://a.example/\0",
+            "mailto:a@b.example",
+            "http://a.example:b/",
+        ]
+        .map(|u| row(u.to_owned(), "sha1:A"));
+        let l = learn(rows, &Options::default());
+        assert_eq!(l.rows, 6);
+        assert_eq!(l.rejected, 3);
+        assert_eq!(
+            l.rejects,
+            [
+                (1, "bad-percent-encoding"),
+                (3, "invalid-char"),
+                (5, "bad-port")
+            ]
+        );
+        assert_eq!(l.not_learnable, 2);
+        assert_eq!(l.urls, 1);
     }
 
     #[test]

@@ -75,7 +75,14 @@ pub struct ReadStats {
 }
 
 /// Reads rows from `r`, calling `each` for every row.
-pub fn read(mut r: impl BufRead, mut each: impl FnMut(Row)) -> io::Result<ReadStats> {
+pub fn read(r: impl BufRead, mut each: impl FnMut(Row)) -> io::Result<ReadStats> {
+    read_at(r, |row, _, _| each(row))
+}
+
+/// [`read`], with each row's 1-based line and the byte offset of the line's
+/// start, for a caller that reports a row rejected later (the learner's
+/// [`crate::Learned::rejects`]) where it came from.
+pub fn read_at(mut r: impl BufRead, mut each: impl FnMut(Row, u64, u64)) -> io::Result<ReadStats> {
     let mut st = ReadStats::default();
     let mut buf = Vec::new();
     let mut offset = 0u64;
@@ -103,7 +110,7 @@ pub fn read(mut r: impl BufRead, mut each: impl FnMut(Row)) -> io::Result<ReadSt
         match outcome {
             Ok(Some(row)) => {
                 st.rows += 1;
-                each(row);
+                each(row, st.lines, line_start);
             }
             Ok(None) => st.skipped += 1,
             Err(kind) => {
@@ -134,24 +141,31 @@ fn digest_of(s: &str) -> Option<String> {
 }
 
 /// One line: `Ok(None)` for headers, comments and empty lines.
+///
+/// Blank and trimmed mean ASCII white space only (WHATWG Infra's: tab, LF,
+/// FF, CR, space), as the crawl-file readers of irinorm-archive take a
+/// blank line: a line of a vertical tab or a no-break space is not blank
+/// (it is a row, which the learner rejects when it does not parse), and a
+/// URL's trailing no-break space is part of the URL (RFC 3987 §2.2
+/// `ucschar`), not stripped into another URL.
 pub fn parse_line(line: &str) -> Result<Option<Row>, &'static str> {
-    let t = line.trim_start();
+    let t = line.trim_ascii_start();
     if t.is_empty() || t.starts_with('#') {
         return Ok(None);
     }
     if line.contains('\t') {
         let mut f = line.split('\t');
-        let url = f.next().unwrap_or("").trim();
+        let url = f.next().unwrap_or("").trim_ascii();
         if url.is_empty() {
             return Err("empty-url");
         }
         let col = f
             .next()
-            .map(str::trim)
+            .map(str::trim_ascii)
             .filter(|c| !c.is_empty() && *c != "-");
         let time = f
             .next()
-            .map(str::trim)
+            .map(str::trim_ascii)
             .filter(|t| is_timestamp(t))
             .map(str::to_owned);
         let digest = col.map(|c| {
@@ -168,9 +182,10 @@ pub fn parse_line(line: &str) -> Result<Option<Row>, &'static str> {
             ..Row::default()
         }));
     }
-    if !line.trim().contains(' ') {
+    let url = line.trim_ascii();
+    if !url.contains(' ') {
         return Ok(Some(Row {
-            url: line.trim().to_owned(),
+            url: url.to_owned(),
             ..Row::default()
         }));
     }
@@ -197,5 +212,33 @@ mod tests {
         let st = read(&b"http://a/\n\xff\n\n a b\n"[..], |_| {}).unwrap();
         assert_eq!((st.lines, st.rows, st.skipped, st.rejected), (4, 1, 1, 2));
         assert_eq!(st.rejects[0].offset, 10);
+    }
+
+    /// Only ASCII white space is blank or trimmed (WHATWG Infra), as in
+    /// irinorm-archive's line reader: a line of a vertical tab, a no-break
+    /// space or an ideographic space is a row, not a header (it vanished
+    /// from `lines = rows + headers/comments + rejected` before), and a
+    /// URL's own trailing no-break space stays in it.
+    #[test]
+    fn only_ascii_white_space_is_blank_or_trimmed() {
+        for odd in ["\u{b}", "\u{a0}", "\u{3000}", "\u{85}"] {
+            let r = parse_line(odd).unwrap().expect("a row, not a header");
+            assert_eq!(r.url, odd);
+        }
+        let r = parse_line("http://a.example/b\u{a0}\tsha1:B")
+            .unwrap()
+            .unwrap();
+        assert_eq!(r.url, "http://a.example/b\u{a0}");
+        let r = parse_line("http://a.example/b\u{3000}").unwrap().unwrap();
+        assert_eq!(r.url, "http://a.example/b\u{3000}");
+        // ASCII white space is still trimmed and blank.
+        assert_eq!(parse_line(" \t\u{c} "), Ok(None));
+        let r = parse_line(" http://a.example/ \t sha1:A ")
+            .unwrap()
+            .unwrap();
+        assert_eq!(
+            (r.url.as_str(), r.digest.as_deref()),
+            ("http://a.example/", Some("sha1:A"))
+        );
     }
 }

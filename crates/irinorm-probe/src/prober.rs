@@ -166,6 +166,7 @@ impl Prober {
                 refers_to: None,
                 mime: hop.mime,
                 offset: 0,
+                line: None,
             });
             if !follow {
                 out.failure = hop.failure;

@@ -66,7 +66,13 @@ pub(crate) fn list<'py>(
             input.spans.push(None);
             is_bytes.push(false);
         } else if let Ok(s) = item.cast::<PyString>() {
-            input.buf.extend_from_slice(s.to_cow()?.as_bytes());
+            match s.to_cow() {
+                Ok(t) => input.buf.extend_from_slice(t.as_bytes()),
+                // Lone surrogates: bytes that are not UTF-8, rejected for
+                // this entry alone (`invalid-utf8` at the surrogate's
+                // offset), not the whole batch (crate::text::str_bytes).
+                Err(_) => input.buf.extend_from_slice(&crate::text::str_bytes(s)?),
+            }
             input.spans.push(Some((a, input.buf.len())));
             is_bytes.push(false);
         } else if let Ok(b) = item.cast::<PyBytes>() {

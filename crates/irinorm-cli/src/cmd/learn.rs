@@ -186,7 +186,7 @@ fn read_archive(
     p: &Path,
     r: BufReader<Box<dyn Read + Send>>,
     format: irinorm_archive::Format,
-    all: &mut Vec<Row>,
+    all: &mut Rows,
 ) -> Result<bool, CliError> {
     let mut recs = irinorm_archive::from_reader(r, Some(format))
         .map_err(|e| CliError::Usage(format!("{}: {e}", p.display())))?;
@@ -196,7 +196,12 @@ fn read_archive(
         match r {
             Ok(o) => {
                 rows += 1;
-                all.push(Row::from(o));
+                all.origins.push(Origin {
+                    file: all.files.len() - 1,
+                    line: o.line,
+                    offset: o.offset,
+                });
+                all.rows.push(Row::from(o));
             }
             Err(e) => {
                 bad += 1;
@@ -217,16 +222,67 @@ fn read_archive(
     Ok(bad > 0)
 }
 
+/// Where a row came from: its file (an index into [`Rows::files`]), line
+/// (line formats) and byte offset (a line's start, a WARC record's).
+#[derive(Clone, Copy, Debug)]
+struct Origin {
+    file: usize,
+    line: Option<u64>,
+    offset: u64,
+}
+
+/// The rows read, each with its origin (same index), so that a row the
+/// learner rejects (its URL does not parse) is reported where it is.
+#[derive(Default)]
+struct Rows {
+    files: Vec<String>,
+    rows: Vec<Row>,
+    origins: Vec<Origin>,
+}
+
+impl Rows {
+    /// Reports the rows the learner rejected (`Learned::rejects`, indexes
+    /// into `rows`) with file, line, byte offset and kind, as the readers
+    /// report theirs (docs/learning.md, "Input").
+    fn report(&self, l: &irinorm_learn::Learned) {
+        for &(i, kind) in &l.rejects {
+            match self.origins.get(i as usize) {
+                Some(o) => {
+                    let f = &self.files[o.file];
+                    match o.line {
+                        Some(n) => {
+                            note(format_args!("{f}:{n}: byte {}: rejected: {kind}", o.offset))
+                        }
+                        None => note(format_args!("{f}: byte {}: rejected: {kind}", o.offset)),
+                    }
+                }
+                // A row of the evidence store (after the files).
+                None => note(format_args!(
+                    "evidence store row {}: rejected: {kind}",
+                    i as usize - self.origins.len()
+                )),
+            }
+        }
+        if l.rejected > l.rejects.len() as u64 {
+            note(format_args!(
+                "{} more rejected rows not shown",
+                l.rejected - l.rejects.len() as u64
+            ));
+        }
+    }
+}
+
 /// Reads every input, reporting rejected lines; returns the rows and
 /// whether any line was rejected. Crawl files (WARC, ARC, CDX, CDXJ,
 /// redirect logs, told by their first bytes) go through the readers of
 /// irinorm-archive; anything else is a URL list with an optional digest or
 /// size column ([`rows::read`]).
-fn read_rows(inputs: &[PathBuf]) -> Result<(Vec<Row>, bool), CliError> {
+fn read_rows(inputs: &[PathBuf]) -> Result<(Rows, bool), CliError> {
     use irinorm_archive::Format;
-    let mut all = Vec::new();
+    let mut all = Rows::default();
     let mut any_rejected = false;
     for p in inputs {
+        all.files.push(p.display().to_string());
         let r = open_raw(p).map_err(CliError::Io)?;
         match irinorm_archive::detect_raw(r.buffer()) {
             Some(
@@ -240,7 +296,16 @@ fn read_rows(inputs: &[PathBuf]) -> Result<(Vec<Row>, bool), CliError> {
             Some(Format::DigestTsv) | None => {}
         }
         let r = decompress(r).map_err(CliError::Io)?;
-        let st = rows::read(r, |row| all.push(row)).map_err(CliError::Io)?;
+        let file = all.files.len() - 1;
+        let st = rows::read_at(r, |row, line, offset| {
+            all.origins.push(Origin {
+                file,
+                line: Some(line),
+                offset,
+            });
+            all.rows.push(row);
+        })
+        .map_err(CliError::Io)?;
         for rej in &st.rejects {
             note(format_args!(
                 "{}:{}: byte {}: rejected: {}",
@@ -406,21 +471,26 @@ pub(crate) fn run(a: Args) -> Result<ExitCode, CliError> {
         boilerplate_paths: a.boilerplate_paths,
         ..Options::default()
     };
-    let (mut rows, rejected) = read_rows(&a.input)?;
+    let (mut read, rejected) = read_rows(&a.input)?;
     if let Some(db) = &a.evidence {
-        rows.extend(read_store(db)?);
+        read.rows.extend(read_store(db)?);
     }
-    let code = if rejected {
+    let mut code = if rejected {
         ExitCode::from(1)
     } else {
         ExitCode::SUCCESS
     };
     if !a.evaluate {
         let t = Instant::now();
+        let rows = std::mem::take(&mut read.rows);
         let l = learn(rows, &opts);
+        read.report(&l);
+        if l.rejected > 0 {
+            code = ExitCode::from(1);
+        }
         let hosts: BTreeSet<&str> = l.rules.iter().map(|r| r.host.as_str()).collect();
         note(format_args!(
-            "learned {} rules for {} hosts from {} rows ({} URLs, {} with {} evidence, {} rejected, {} boilerplate digests/targets; {} candidates, {} below confidence, {} below support, {} narrowed) in {:.2} s",
+            "learned {} rules for {} hosts from {} rows ({} URLs, {} with {} evidence, {} rejected, {} not learnable, {} boilerplate digests/targets; {} candidates, {} below confidence, {} below support, {} narrowed) in {:.2} s",
             l.rules.len(),
             hosts.len(),
             l.rows,
@@ -428,6 +498,7 @@ pub(crate) fn run(a: Args) -> Result<ExitCode, CliError> {
             l.with_evidence,
             if l.basis.is_empty() { "no" } else { l.basis },
             l.rejected,
+            l.not_learnable,
             l.boilerplate,
             l.candidates,
             l.low_confidence,
@@ -450,10 +521,11 @@ pub(crate) fn run(a: Args) -> Result<ExitCode, CliError> {
         return Ok(code);
     }
     // --evaluate
+    let rows = read.rows;
     let (train, test) = if a.test.is_empty() {
         split(rows, a.holdout, a.holdout_share)
     } else {
-        (rows, read_rows(&a.test)?.0)
+        (rows, read_rows(&a.test)?.0.rows)
     };
     if test.is_empty() || train.is_empty() {
         return usage("--evaluate: nothing to hold out (no timestamps?): try --holdout hash");

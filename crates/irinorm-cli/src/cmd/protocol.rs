@@ -13,7 +13,7 @@ use std::sync::Arc;
 use irinorm::ladder::{Form, Side};
 use irinorm::protocol::{Chain, Hop, HopKind, Protocol, Stop, Verdict};
 use irinorm_evidence::{Lookups, Store};
-use irinorm_rules::Pipeline;
+use irinorm_rules::{Pipeline, RuleName};
 use irinorm_stream::{DedupeConfig, Failure, JsonObject, Op, RecordMode, Task};
 use serde_json::{json, Value};
 
@@ -229,7 +229,9 @@ struct CompareOp {
 }
 
 impl CompareOp {
-    fn verdict(&self, line: &str) -> Result<Verdict, Failure> {
+    /// The pair's verdict, and the named rules that made them equal when
+    /// the ladder alone did not (empty otherwise).
+    fn verdict(&self, line: &str) -> Result<(Verdict, Vec<RuleName>), Failure> {
         let Some((a, b)) = line.split_once('\t') else {
             return Err(Failure::new(
                 "not-a-pair",
@@ -245,12 +247,23 @@ impl CompareOp {
             f.message = format!("{}: {}", if side == Side::A { "a" } else { "b" }, f.message);
             f
         };
+        let mut fired = Vec::new();
         let v = match &self.r.rules {
             None => self.r.p.compare(a, b).map_err(|e| side(e.side, e.error))?,
             Some(rules) => {
                 // Ladder and named rules first; then rung 3 under the rules.
-                match rules.compare(a, b).map_err(|e| side(e.side, e.error))? {
-                    Some(r) => Verdict::Ladder(r),
+                // The verdict is `compare`'s without evidence
+                // (`compare_why`, docs/cli.md "compare"): when the rules
+                // made them equal it names the rung they ran on and the
+                // rules, never a lower rung (`Pipeline::compare` named
+                // the lowest rung with the rules on top of it, so
+                // `--rung protocol` said `string` where `--rung scheme`
+                // said `scheme + rules: remove-fragment`, round 20).
+                match rules.compare_why(a, b).map_err(|e| side(e.side, e.error))? {
+                    Some(v) => {
+                        fired = v.rules;
+                        Verdict::Ladder(v.rung)
+                    }
                     None => {
                         // The chains start at the rules' keys, where rung 3
                         // starts under the rules.
@@ -273,17 +286,28 @@ impl CompareOp {
         if matches!(v, Verdict::Different(_)) {
             self.different.fetch_add(1, Ordering::Relaxed);
         }
-        Ok(v)
+        Ok((v, fired))
     }
 }
 
 impl Op for CompareOp {
     fn apply(&self, input: &str, out: &mut String) -> Result<(), Failure> {
         match self.verdict(input)? {
-            Verdict::Ladder(r) => {
+            (Verdict::Ladder(r), rules) if rules.is_empty() => {
                 let _ = write!(out, "equivalent ({})", r.name());
             }
-            Verdict::Protocol(c) => {
+            (Verdict::Ladder(r), rules) => {
+                // As `compare` without evidence: the rules made them equal.
+                let _ = write!(out, "equivalent ({} + rules: ", r.name());
+                for (i, rule) in rules.iter().enumerate() {
+                    if i > 0 {
+                        out.push_str(", ");
+                    }
+                    out.push_str(rule.name());
+                }
+                out.push(')');
+            }
+            (Verdict::Protocol(c), _) => {
                 let _ = write!(
                     out,
                     "equivalent (protocol)\ta: {}\tb: {}",
@@ -291,7 +315,7 @@ impl Op for CompareOp {
                     chain_line(&c.1)
                 );
             }
-            Verdict::Different(_) => out.push_str("different"),
+            (Verdict::Different(_), _) => out.push_str("different"),
         }
         Ok(())
     }
@@ -306,7 +330,7 @@ impl Op for CompareOp {
         obj.opt_str("a", parts.map(|p| p.0));
         obj.opt_str("b", parts.map(|p| p.1));
         match self.verdict(input) {
-            Ok(v) => {
+            Ok((v, _)) => {
                 let (eq, rung, chains) = match &v {
                     Verdict::Ladder(r) => (true, Some(r.name()), None),
                     Verdict::Protocol(c) => (true, Some("protocol"), Some(c)),
