@@ -207,9 +207,16 @@ impl Pipeline {
             return Ok(Vec::new());
         }
         let start = out.len();
-        let (w, meta) = self.normalizer.normalize_into_split(input, out)?;
-        self.rules_in_place(out, start, &meta, applied);
-        Ok(w)
+        // The ladder's result read where it lies, as in
+        // `normalize_unlisted`: moved out of the `Result` into locals, its
+        // `Meta` and its `Vec` were copied on the stack for every URL
+        // (`crawler`'s path; issue 14, round 21).
+        let done = self.normalizer.normalize_into_split(input, out);
+        let Ok((_, meta)) = &done else {
+            return done.map(|(w, _)| w);
+        };
+        self.rules_in_place(out, start, meta, applied);
+        done.map(|(w, _)| w)
     }
 
     /// [`Pipeline::normalize_into`] for a caller that reads only the text,
