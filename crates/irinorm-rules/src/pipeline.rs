@@ -507,8 +507,13 @@ impl Pipeline {
             return self.safebrowsing_into(input, out);
         }
         let start = out.len();
-        let meta = self.normalizer.key_into_split(input, out)?;
-        self.rules_in_place(out, start, &meta, &mut Vec::new());
+        // Read where it lies, as in `normalize_into` (issue 14, round 21):
+        // `?` would move the `Meta` out of the `Result` onto the stack.
+        let done = self.normalizer.key_into_split(input, out);
+        let Ok(meta) = &done else {
+            return done.map(|_| ());
+        };
+        self.rules_in_place(out, start, meta, &mut Vec::new());
         Ok(())
     }
 
