@@ -45,6 +45,13 @@ fn store(dir: &Path) -> String {
     "e.db".to_owned()
 }
 
+/// `evidence ingest --db e.db --rejects rej.tsv FILES` in `dir`.
+fn ingest_with_rejects(dir: &Path, files: &[&str]) -> common::Run {
+    let mut args = vec!["evidence", "ingest", "--db", "e.db", "--rejects", "rej.tsv"];
+    args.extend_from_slice(files);
+    run_in(dir, &args, b"")
+}
+
 #[test]
 fn normalize_compare_dedupe_at_rung_protocol() {
     let dir = tempfile::tempdir().unwrap();
@@ -296,21 +303,7 @@ fn bad_records_and_bad_files_are_reported_and_the_rest_goes_on() {
         "http://a.example/y\t301\t/y/\nnot a url\t301\t/z\nhttp://a.example/q\tabc\t/q/\n",
     );
     let notcrawl = write(dir.path(), "page.html", "<html><body>hello</body></html>\n");
-    let r = run_in(
-        dir.path(),
-        &[
-            "evidence",
-            "ingest",
-            "--db",
-            "e.db",
-            "--rejects",
-            "rej.tsv",
-            &notcrawl,
-            &bad,
-            &good,
-        ],
-        b"",
-    );
+    let r = ingest_with_rejects(dir.path(), &[&notcrawl, &bad, &good]);
     assert_eq!(r.code, 1, "{}", r.stderr);
     assert!(
         r.stderr.contains("page.html: not a crawl file"),
@@ -359,19 +352,7 @@ fn a_line_of_other_white_space_is_rejected_not_dropped() {
     )
     .unwrap();
     let log = log.display().to_string();
-    let r = run_in(
-        dir.path(),
-        &[
-            "evidence",
-            "ingest",
-            "--db",
-            "e.db",
-            "--rejects",
-            "rej.tsv",
-            &log,
-        ],
-        b"",
-    );
+    let r = ingest_with_rejects(dir.path(), &[&log]);
     assert_eq!(r.code, 1, "{}", r.stderr);
     assert!(
         r.stderr
@@ -759,19 +740,7 @@ fn a_bad_url_is_rejected_at_its_line() {
     )
     .unwrap();
     let digests = digests.display().to_string();
-    let r = run_in(
-        dir.path(),
-        &[
-            "evidence",
-            "ingest",
-            "--db",
-            "e.db",
-            "--rejects",
-            "rej.tsv",
-            &digests,
-        ],
-        b"",
-    );
+    let r = ingest_with_rejects(dir.path(), &[&digests]);
     assert_eq!(r.code, 1, "{}", r.stderr);
     let rej = common::rejects(&dir.path().join("rej.tsv"));
     let got: Vec<(&str, &str, &str)> = rej

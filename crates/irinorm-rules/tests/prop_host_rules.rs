@@ -583,6 +583,19 @@ fn crawler_with(rules: &[String]) -> Pipeline {
 /// Whether some host, following host aliases (on any path), comes back
 /// to itself. Read from the TOML text itself (not through `load_toml`,
 /// which refuses such files: the property below checks that it does).
+/// The fused path with the list of rules (`normalize_into`) gives the
+/// general path's text and rules for `x` (`ctx` names the case); returns
+/// that text.
+fn assert_listed_is_general(p: &Pipeline, x: &str, ctx: &str) -> String {
+    let general = p.normalize(x).unwrap();
+    let mut out = String::new();
+    let mut applied = Vec::new();
+    p.normalize_into(x, &mut out, &mut applied).unwrap();
+    assert_eq!(out, general.text, "{ctx}");
+    assert_eq!(applied, general.applied, "{ctx}");
+    general.text.into_owned()
+}
+
 fn has_alias_cycle(rules: &[String]) -> bool {
     let doc: toml::Table = rules.concat().parse().unwrap();
     let empty = Vec::new();
@@ -748,16 +761,11 @@ fn fused_path_screens_hosts_with_rules_that_named_rules_change() {
             format!("https://{host}/p?b=2&x=1#f"),
             format!("http://{host}/"),
         ] {
-            let general = p.normalize(&x).unwrap();
-            let mut out = String::new();
-            let mut applied = Vec::new();
-            p.normalize_into(&x, &mut out, &mut applied).unwrap();
-            assert_eq!(out, general.text, "{x}");
-            assert_eq!(applied, general.applied, "{x}");
+            let general = assert_listed_is_general(&p, &x, &x);
             let mut text = String::new();
             p.normalize_text_into(&x, &mut text, &mut Vec::new())
                 .unwrap();
-            assert_eq!(text, general.text, "normalize_text_into, {x}");
+            assert_eq!(text, general, "normalize_text_into, {x}");
         }
     }
     // Counted by hand: the trailing dot goes (remove-trailing-host-dot),
@@ -781,12 +789,7 @@ fn fused_path_redoes_for_odd_alias_targets() {
             "[[host-rule]]\nhost = \"b.test\"\nrule = \"alias-host\"\nto = \"{to}\"\n"
         )]);
         for x in ["http://b.test/p?q=1", "https://b.test/"] {
-            let general = p.normalize(x).unwrap();
-            let mut out = String::new();
-            let mut applied = Vec::new();
-            p.normalize_into(x, &mut out, &mut applied).unwrap();
-            assert_eq!(out, general.text, "{x} -> {to}");
-            assert_eq!(applied, general.applied, "{x} -> {to}");
+            assert_listed_is_general(&p, x, &format!("{x} -> {to}"));
         }
     }
     // The numeric host in another form is decoded (RFC 3986 §7.4 forms,
@@ -1011,12 +1014,7 @@ fn fused_path_on_rules_that_undo_each_other() {
     for host in ["a.test", "b.test"] {
         for path in ["/A", "/a", "/a/A", "/Aa", "/b", "/A?x=1", "/a/a/a"] {
             let x = format!("http://{host}{path}");
-            let general = p.normalize(&x).unwrap();
-            let mut out = String::new();
-            let mut applied = Vec::new();
-            p.normalize_into(&x, &mut out, &mut applied).unwrap();
-            assert_eq!(out, general.text, "{x}");
-            assert_eq!(applied, general.applied, "{x}");
+            assert_listed_is_general(&p, &x, &x);
         }
     }
 }

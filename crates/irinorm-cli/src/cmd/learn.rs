@@ -247,15 +247,7 @@ impl Rows {
     fn report(&self, l: &irinorm_learn::Learned) {
         for &(i, kind) in &l.rejects {
             match self.origins.get(i as usize) {
-                Some(o) => {
-                    let f = &self.files[o.file];
-                    match o.line {
-                        Some(n) => {
-                            note(format_args!("{f}:{n}: byte {}: rejected: {kind}", o.offset))
-                        }
-                        None => note(format_args!("{f}: byte {}: rejected: {kind}", o.offset)),
-                    }
-                }
+                Some(o) => note_rejected(&self.files[o.file], o.line, o.offset, kind),
                 // A row of the evidence store (after the files).
                 None => note(format_args!(
                     "evidence store row {}: rejected: {kind}",
@@ -269,6 +261,15 @@ impl Rows {
                 l.rejected - l.rejects.len() as u64
             ));
         }
+    }
+}
+
+/// One rejected row, as every reader of `learn` reports it: file, line
+/// (line formats), byte offset and kind (docs/learning.md, "Input").
+fn note_rejected(file: &str, line: Option<u64>, offset: u64, kind: impl std::fmt::Display) {
+    match line {
+        Some(n) => note(format_args!("{file}:{n}: byte {offset}: rejected: {kind}")),
+        None => note(format_args!("{file}: byte {offset}: rejected: {kind}")),
     }
 }
 
@@ -307,13 +308,7 @@ fn read_rows(inputs: &[PathBuf]) -> Result<(Rows, bool), CliError> {
         })
         .map_err(CliError::Io)?;
         for rej in &st.rejects {
-            note(format_args!(
-                "{}:{}: byte {}: rejected: {}",
-                p.display(),
-                rej.line,
-                rej.offset,
-                rej.kind
-            ));
+            note_rejected(&all.files[file], Some(rej.line), rej.offset, rej.kind);
         }
         if st.rejected > st.rejects.len() as u64 {
             note(format_args!(
