@@ -66,7 +66,8 @@ pub(crate) fn lint<'py>(
 fn cli_reason(e: &irinorm::ParseError) -> String {
     let m = e.to_string();
     let suffix = format!(" at byte {}", e.offset());
-    m.strip_suffix(&suffix).map_or_else(|| m.clone(), str::to_owned)
+    m.strip_suffix(&suffix)
+        .map_or_else(|| m.clone(), str::to_owned)
 }
 
 /// `surt.surt(url, **options)` of the `surt` package (0.3.1), byte for
