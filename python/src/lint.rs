@@ -8,13 +8,24 @@ use crate::calls::json_to_py;
 use crate::errors::usage;
 use crate::text::{out, text};
 
-/// Lints `url` (docs/lint.md): a dict with `valid`, `parse_error` and
-/// `findings` (each with `code`, `severity`, `component`, `offset`, `len`,
-/// `message`, `detail`), as `irinorm check --lint --format jsonl`.
+/// Lints `url` (docs/lint.md): a dict with `valid`, `findings` (each with
+/// `code`, `severity`, `component`, `offset`, `len`, `message`, `detail`)
+/// and `error` (`None`, or `kind`, `offset`, `message` when `url` does not
+/// parse), the fields of `irinorm check --lint --format jsonl`; also
+/// `input_len`, `grammar` and `parse_error` (the error with its
+/// `component`, kept for callers of earlier versions).
+///
+/// A parse failure is the `error`, not a finding: `check --lint` rejects
+/// the line with its kind and offset and lists the other findings, and so
+/// does this (round 22, docs/python.md; before, the failure was also a
+/// `parse-error` finding here and not in the CLI).
 ///
 /// >>> r = lint("http://www.example.com@evil.example/")
 /// >>> [f["code"] for f in r["findings"]]
 /// ['userinfo-present', 'userinfo-looks-like-host']
+/// >>> r = lint("http://a b/")
+/// >>> (r["valid"], r["error"]["kind"], r["error"]["offset"], r["findings"])
+/// (False, 'invalid-char', 8, [])
 #[pyfunction]
 #[pyo3(signature = (url, grammar="IRI-reference"))]
 pub(crate) fn lint<'py>(
@@ -29,8 +40,34 @@ pub(crate) fn lint<'py>(
         ..Default::default()
     };
     let r = irinorm_lint::lint(&t.s, &opts);
-    let v = serde_json::to_value(&r).map_err(|e| usage(e.to_string()))?;
+    let mut v = serde_json::to_value(&r).map_err(|e| usage(e.to_string()))?;
+    if let Some(o) = v.as_object_mut() {
+        // As `check --lint` (irinorm-cli `cmd/check.rs`): the failure is
+        // the record's `error` (the CLI's `{kind, offset, message}`), the
+        // findings are the others.
+        if let Some(serde_json::Value::Array(f)) = o.get_mut("findings") {
+            f.retain(|f| f["code"] != "parse-error");
+        }
+        let error = match &r.error {
+            Some(e) => serde_json::json!({
+                "kind": e.kind().code(),
+                "offset": e.offset(),
+                "message": cli_reason(e),
+            }),
+            None => serde_json::Value::Null,
+        };
+        o.insert("error".to_owned(), error);
+    }
     json_to_py(py, &v)
+}
+
+/// The CLI's reject reason (irinorm-stream `failure.rs`): the core's
+/// message without its trailing " at byte N", the offset being a field.
+fn cli_reason(e: &irinorm::ParseError) -> String {
+    let m = e.to_string();
+    let suffix = format!(" at byte {}", e.offset());
+    m.strip_suffix(&suffix)
+        .map_or_else(|| m.clone(), str::to_owned)
 }
 
 /// `surt.surt(url, **options)` of the `surt` package (0.3.1), byte for

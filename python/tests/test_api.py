@@ -190,6 +190,42 @@ def test_lint() -> None:
     assert r["valid"] is True
     r = irinorm.lint("http://a b/")
     assert r["valid"] is False and r["parse_error"]["kind"] == "invalid-char"
+    # Round 22: the failure is the `error` (kind, offset), not a finding.
+    assert (r["error"]["kind"], r["error"]["offset"]) == ("invalid-char", 8)
+    assert r["findings"] == []
+    assert irinorm.lint("http://a.example/")["error"] is None
+
+
+def test_lint_agrees_with_check_lint(cli) -> None:
+    """Round 22: `lint` is `check --lint --format jsonl` field for field
+    (`valid`, `findings`, `error`), invalid input included. Before, a
+    parse failure was also a `parse-error` finding in Python only (round
+    20, docs/testing.md)."""
+    lines = [
+        "http://a b.example/",
+        "http://www.example.com@evil.example/",
+        "http:\\\\a.example\\b",
+        "http://a.example/%zz",
+        "http://a..example/",
+        "http://xn--a.example/",
+        "http://stra\u00dfe.example/",
+        "http://a.example/\u202e",
+        "http://a.example/\x0b",
+        "http://a.example:99999/",
+        "",
+    ]
+    r = subprocess.run(
+        [str(cli), "check", "--lint", "--format", "jsonl"],
+        input="".join(l + "\n" for l in lines).encode(),
+        capture_output=True,
+        check=False,
+    )
+    rows = [json.loads(l) for l in r.stdout.decode().splitlines()]
+    assert len(rows) == len(lines)
+    for line, row in zip(lines, rows):
+        py = irinorm.lint(line)
+        got = {k: py[k] for k in ("valid", "findings", "error")}
+        assert got == {k: row[k] for k in ("valid", "findings", "error")}, line
 
 
 def test_native_docstring_examples() -> None:

@@ -130,8 +130,34 @@ fn list(s: &str) -> Vec<String> {
         .collect()
 }
 
+/// The largest settings file read: 256 MiB, far above any written by hand
+/// or by `irinorm learn` (a rule is a few hundred bytes), so that
+/// `--config /dev/zero` or a crawl given by mistake is refused instead of
+/// filling the memory.
+const MAX_SETTINGS: u64 = 256 << 20;
+
+/// A settings file's text. Round 22: a file that is not UTF-8 is named
+/// with the line and byte of the first bad byte (it was "stream did not
+/// contain valid UTF-8"), and one larger than [`MAX_SETTINGS`] is refused.
 fn read(path: &PathBuf) -> Result<String, CliError> {
-    std::fs::read_to_string(path).map_err(|e| CliError::Usage(format!("{}: {e}", path.display())))
+    use std::io::Read;
+    let err = |m: String| CliError::Usage(format!("{}: {m}", path.display()));
+    let mut bytes = Vec::new();
+    std::fs::File::open(path)
+        .and_then(|f| f.take(MAX_SETTINGS + 1).read_to_end(&mut bytes))
+        .map_err(|e| err(e.to_string()))?;
+    if bytes.len() as u64 > MAX_SETTINGS {
+        return Err(err(format!(
+            "larger than {} MiB: not a settings file",
+            MAX_SETTINGS >> 20
+        )));
+    }
+    String::from_utf8(bytes).map_err(|e| {
+        let at = e.utf8_error().valid_up_to();
+        let b = e.as_bytes();
+        let line = 1 + b[..at].iter().filter(|&&c| c == b'\n').count();
+        err(format!("line {line}, byte {at}: not UTF-8"))
+    })
 }
 
 impl LadderArgs {

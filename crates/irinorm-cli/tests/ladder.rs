@@ -209,6 +209,35 @@ fn settings_files() {
     assert_eq!(run(&["normalize", "--config", c, "http://a/"], b"").code, 2);
 }
 
+/// Round 22: damaged settings files are reported with the file and the
+/// line, never a crash or a rule that silently never applies: a file that
+/// is not UTF-8 (it said "stream did not contain valid UTF-8"), a host
+/// rule whose host no URL has (kept without a word), TOML errors.
+#[test]
+fn damaged_settings_files_are_named_with_their_line() {
+    let dir = tempfile::tempdir().unwrap();
+    let cfg = dir.path().join("s.toml");
+    let c = cfg.to_str().unwrap();
+    for (text, want) in [
+        (&b"# ok\n[rules]\nquery-params = [\"\xff\"]\n"[..], "s.toml: line 3, byte 30: not UTF-8"),
+        (
+            b"[[host-rule]]\nhost = \"a.example:80\"\nrule = \"sort-query\"\n",
+            "s.toml: line 1: [[host-rule]] sort-query for a.example:80: `host` is not a host",
+        ),
+        (b"[[host-rule]]\nhost = \"a.example\"\n[[host-rule]]\n", "s.toml: TOML parse error at line "),
+        (b"[rules]\n[rules]\n", "s.toml: TOML parse error at line 2"),
+        (b"a = [[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[[\n", "s.toml: "),
+    ] {
+        std::fs::write(&cfg, text).unwrap();
+        for flag in ["--config", "--schemes"] {
+            let r = run(&["normalize", flag, c, "http://a/"], b"");
+            assert_eq!(r.code, 2, "{want}: {}", r.stderr);
+            assert!(r.stderr.contains(want), "{want}: {}", r.stderr);
+            assert!(!r.stderr.contains("panicked"), "{}", r.stderr);
+        }
+    }
+}
+
 #[test]
 fn compare_rungs_and_exit_status() {
     let r = run(

@@ -177,3 +177,37 @@ fn probe_digest_is_stored_like_a_warc_payload_digest() {
     assert_eq!(h.get("GET /a/"), Some(&1));
     assert_eq!(h.get("HEAD /a/"), None);
 }
+
+/// Round 22: a cut gzip input is named with the line and byte reached,
+/// after the lines before it were probed (here: rejected before any
+/// request, so nothing leaves the machine), status 2.
+#[test]
+fn a_cut_compressed_input_is_named_with_the_line_reached() {
+    let dir = tempfile::tempdir().unwrap();
+    let d = dir.path();
+    // URLs that do not parse: no request is made.
+    let text: String = (0..4000).map(|i| format!("http://a b/{i}\n")).collect();
+    let mut gz = flate2::write::GzEncoder::new(Vec::new(), flate2::Compression::default());
+    gz.write_all(text.as_bytes()).unwrap();
+    let gz = gz.finish().unwrap();
+    std::fs::write(d.join("cut.txt.gz"), &gz[..gz.len() / 2]).unwrap();
+    let o = irinorm(d)
+        .args([
+            "probe",
+            "--db",
+            "p.db",
+            "--loopback-only",
+            "-q",
+            "--show-rejects",
+            "0",
+            "-i",
+            "cut.txt.gz",
+        ])
+        .output()
+        .unwrap();
+    let err = String::from_utf8_lossy(&o.stderr);
+    assert_eq!(o.status.code(), Some(2), "{err}");
+    assert!(err.contains("irinorm: error: cut.txt.gz: line "), "{err}");
+    assert!(err.contains(" of the (decompressed) text: "), "{err}");
+    assert!(!err.contains(": line 1, byte 0 "), "{err}");
+}

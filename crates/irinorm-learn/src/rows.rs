@@ -88,21 +88,29 @@ pub fn read_at(mut r: impl BufRead, mut each: impl FnMut(Row, u64, u64)) -> io::
     let mut offset = 0u64;
     loop {
         buf.clear();
-        let n = r.read_until(b'\n', &mut buf)?;
+        // A read error (a cut gzip or zstd stream, a disk error) says how
+        // far reading got: the caller adds the file's name.
+        let n = r.read_until(b'\n', &mut buf).map_err(|e| {
+            io::Error::new(
+                e.kind(),
+                format!(
+                    "line {}, byte {offset} of the (decompressed) text: {e}",
+                    st.lines + 1
+                ),
+            )
+        })?;
         if n == 0 {
             break;
         }
         st.lines += 1;
         let line_start = offset;
         offset += n as u64;
-        let mut line = &buf[..];
-        while let Some((&last, rest)) = line.split_last() {
-            if last == b'\n' || last == b'\r' {
-                line = rest;
-            } else {
-                break;
-            }
-        }
+        // The line end is `\n` or `\r\n` (and a last line may end in one
+        // `\r`), as the CLI reads lines (docs/cli.md): one CR is removed.
+        // A second is part of the line (round 22: every trailing CR was
+        // removed, `a\r\r\n` was `a` here and a reject in the CLI).
+        let line = buf.strip_suffix(b"\n").unwrap_or(&buf);
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
         let outcome = match std::str::from_utf8(line) {
             Err(_) => Err("not-utf8"),
             Ok(text) => parse_line(text),
@@ -140,32 +148,44 @@ fn digest_of(s: &str) -> Option<String> {
     }
 }
 
-/// One line: `Ok(None)` for headers, comments and empty lines.
+/// White space a field is trimmed of and a blank line is made of: ASCII
+/// white space (WHATWG Infra's: tab, LF, FF, CR, space) but CR, which
+/// only ends a line (`\r\n`, removed by [`read_at`]); a CR left inside a
+/// line is damage, kept so that the URL is rejected where it is.
+fn is_blank(c: char) -> bool {
+    matches!(c, '\t' | '\n' | '\x0c' | ' ')
+}
+
+fn trim(s: &str) -> &str {
+    s.trim_matches(is_blank)
+}
+
+/// One line (its line end removed): `Ok(None)` for headers, comments and
+/// empty lines.
 ///
-/// Blank and trimmed mean ASCII white space only (WHATWG Infra's: tab, LF,
-/// FF, CR, space), as the crawl-file readers of irinorm-archive take a
-/// blank line: a line of a vertical tab or a no-break space is not blank
-/// (it is a row, which the learner rejects when it does not parse), and a
-/// URL's trailing no-break space is part of the URL (RFC 3987 §2.2
-/// `ucschar`), not stripped into another URL.
+/// Blank and trimmed mean ASCII white space only (WHATWG Infra's), as the
+/// crawl-file readers of irinorm-archive take a blank line: a line of a
+/// vertical tab or a no-break space is not blank (it is a row, which the
+/// learner rejects when it does not parse), and a URL's trailing no-break
+/// space is part of the URL (RFC 3987 §2.2 `ucschar`), not stripped into
+/// another URL. A CR is not trimmed ([`is_blank`]): `http://a/x\r` is a
+/// URL with a CR, which the learner rejects (`invalid-char`), as the CLI
+/// rejects the line `http://a/x\r\r\n` (round 22).
 pub fn parse_line(line: &str) -> Result<Option<Row>, &'static str> {
-    let t = line.trim_ascii_start();
+    let t = line.trim_start_matches(is_blank);
     if t.is_empty() || t.starts_with('#') {
         return Ok(None);
     }
     if line.contains('\t') {
         let mut f = line.split('\t');
-        let url = f.next().unwrap_or("").trim_ascii();
+        let url = trim(f.next().unwrap_or(""));
         if url.is_empty() {
             return Err("empty-url");
         }
-        let col = f
-            .next()
-            .map(str::trim_ascii)
-            .filter(|c| !c.is_empty() && *c != "-");
+        let col = f.next().map(trim).filter(|c| !c.is_empty() && *c != "-");
         let time = f
             .next()
-            .map(str::trim_ascii)
+            .map(trim)
             .filter(|t| is_timestamp(t))
             .map(str::to_owned);
         let digest = col.map(|c| {
@@ -182,7 +202,7 @@ pub fn parse_line(line: &str) -> Result<Option<Row>, &'static str> {
             ..Row::default()
         }));
     }
-    let url = line.trim_ascii();
+    let url = trim(line);
     if !url.contains(' ') {
         return Ok(Some(Row {
             url: url.to_owned(),
@@ -231,7 +251,7 @@ mod tests {
         assert_eq!(r.url, "http://a.example/b\u{a0}");
         let r = parse_line("http://a.example/b\u{3000}").unwrap().unwrap();
         assert_eq!(r.url, "http://a.example/b\u{3000}");
-        // ASCII white space is still trimmed and blank.
+        // ASCII white space (but CR, below) is still trimmed and blank.
         assert_eq!(parse_line(" \t\u{c} "), Ok(None));
         let r = parse_line(" http://a.example/ \t sha1:A ")
             .unwrap()
@@ -239,6 +259,64 @@ mod tests {
         assert_eq!(
             (r.url.as_str(), r.digest.as_deref()),
             ("http://a.example/", Some("sha1:A"))
+        );
+    }
+
+    /// Round 22: one CR ends a line (`\r\n`, or a last line's `\r`), as
+    /// in the CLI's reader (docs/cli.md); a second is part of the line,
+    /// so the URL keeps it and the learner rejects the row where the CLI
+    /// rejects the line. Every trailing CR was removed before (`a\r\r\n`
+    /// was the row `a`).
+    #[test]
+    fn one_cr_ends_a_line_a_second_is_kept() {
+        // Offsets: 18 + 3, + 17 + 2, + 3.
+        let text = b"http://a.example/x\r\r\nhttp://b.example/\r\n\r\r\nhttp://c.example/\r";
+        let mut urls = Vec::new();
+        let st = read_at(&text[..], |row, line, offset| {
+            urls.push((row.url, line, offset))
+        })
+        .unwrap();
+        assert_eq!(
+            urls,
+            [
+                ("http://a.example/x\r".to_owned(), 1, 0),
+                ("http://b.example/".to_owned(), 2, 21),
+                ("\r".to_owned(), 3, 40),
+                ("http://c.example/".to_owned(), 4, 43),
+            ]
+        );
+        assert_eq!((st.lines, st.rows, st.skipped, st.rejected), (4, 4, 0, 0));
+        // In a column too: the digest keeps it (it is compared, not parsed).
+        let r = parse_line("http://a.example/\tsha1:A\r").unwrap().unwrap();
+        assert_eq!(
+            (r.url.as_str(), r.digest.as_deref()),
+            ("http://a.example/", Some("sha1:A\r"))
+        );
+    }
+
+    /// Round 22: a read error (a cut gzip stream) says the line and byte
+    /// reached; the caller adds the file (`irinorm learn` said
+    /// `incomplete deflate stream` and nothing else).
+    #[test]
+    fn a_read_error_says_where_reading_stopped() {
+        struct Cut<'a>(&'a [u8]);
+        impl io::Read for Cut<'_> {
+            fn read(&mut self, buf: &mut [u8]) -> io::Result<usize> {
+                if self.0.is_empty() {
+                    return Err(io::Error::new(io::ErrorKind::UnexpectedEof, "cut"));
+                }
+                let n = self.0.len().min(buf.len());
+                buf[..n].copy_from_slice(&self.0[..n]);
+                self.0 = &self.0[n..];
+                Ok(n)
+            }
+        }
+        let r = io::BufReader::new(Cut(b"http://a/\nhttp://b/\nhttp://c"));
+        let e = read(r, |_| {}).unwrap_err();
+        assert_eq!(e.kind(), io::ErrorKind::UnexpectedEof);
+        assert_eq!(
+            e.to_string(),
+            "line 3, byte 20 of the (decompressed) text: cut"
         );
     }
 }

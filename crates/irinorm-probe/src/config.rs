@@ -85,7 +85,26 @@ pub fn parse_resolve(s: &str) -> Result<(String, SocketAddr), String> {
     if host.is_empty() {
         return Err(format!("{s:?}: empty host"));
     }
-    Ok((host.to_ascii_lowercase(), SocketAddr::new(ip, port)))
+    Ok((
+        request_host(host).ok_or_else(|| format!("{s:?}: bad host"))?,
+        SocketAddr::new(ip, port),
+    ))
+}
+
+/// `host` as the requests write it: the host of the rung-2 `uri` form of
+/// `http://HOST/` (UTS #46 ToASCII, RFC 3987 §3.1; lower case, RFC 3986
+/// §6.2.2.1), which is what the client looks up. Round 22: the host was
+/// only lower-cased, so `--resolve bücher.example:...` never applied to
+/// `http://bücher.example/`, requested as `xn--bcher-kva.example`, and a
+/// host that no URL can have (`a b`, `a/b`) was accepted without a word.
+fn request_host(host: &str) -> Option<String> {
+    if host.contains(['/', '?', '#', '@', '\\', '[', ']']) {
+        return None;
+    }
+    let url = format!("http://{host}/");
+    let n = crate::run::rung2().normalize(&url).ok()?;
+    let h = n.strip_prefix("http://")?.strip_suffix('/')?;
+    (!h.is_empty() && !h.contains(['/', ':'])).then(|| h.to_owned())
 }
 
 #[cfg(test)]
@@ -102,5 +121,19 @@ mod tests {
         assert!(parse_resolve("h:80").is_err());
         assert!(parse_resolve("h:x:127.0.0.1").is_err());
         assert!(parse_resolve(":80:127.0.0.1").is_err());
+    }
+
+    /// Round 22: the host is written as the requests write it (A-label,
+    /// lower case), and one that no URL can have is refused.
+    #[test]
+    fn resolve_hosts_are_request_hosts() {
+        let (h, _) = parse_resolve("B\u{fc}cher.Example:80:127.0.0.1").unwrap();
+        assert_eq!(h, "xn--bcher-kva.example");
+        let (h, _) = parse_resolve("XN--BCHER-KVA.example:80:127.0.0.1").unwrap();
+        assert_eq!(h, "xn--bcher-kva.example");
+        for bad in ["a b", "a/b", "a@b", "a%zz", "a?b", "a#b"] {
+            let v = format!("{bad}:80:127.0.0.1");
+            assert!(parse_resolve(&v).is_err(), "{v}");
+        }
     }
 }

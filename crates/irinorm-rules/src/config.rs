@@ -172,8 +172,18 @@ struct File {
     default_params: Vec<DefaultParam>,
     #[serde(default)]
     schemes: BTreeMap<String, FileScheme>,
+    /// With their place in the file, so that a refused rule is named by
+    /// its line (round 22).
     #[serde(default)]
-    host_rule: Vec<HostRuleFile>,
+    host_rule: Vec<toml::Spanned<HostRuleFile>>,
+}
+
+/// The 1-based line of byte `at` of `text`.
+fn line_of(text: &str, at: usize) -> usize {
+    1 + text.as_bytes()[..at.min(text.len())]
+        .iter()
+        .filter(|&&b| b == b'\n')
+        .count()
 }
 
 /// Reads a settings file (TOML, format in docs/rules.md) into rule
@@ -202,9 +212,21 @@ pub fn load_toml(
     }
     config.ip_to_host.extend(f.ip_to_host);
     config.default_params.extend(f.default_params);
+    // Each problem of one rule is named by the line of its section (the
+    // TOML parser names its own errors' lines); rules of an earlier file
+    // (a `--schemes` file, then `--config`) were checked there.
+    let first = config.host_rules.len();
+    let mut lines = Vec::with_capacity(f.host_rule.len());
     for r in f.host_rule {
-        config.host_rules.push(r.into_rule()?);
+        let line = line_of(text, r.span().start);
+        let rule = r
+            .into_inner()
+            .into_rule()
+            .map_err(|e| format!("line {line}: {e}"))?;
+        lines.push(line);
+        config.host_rules.push(rule);
     }
+    let line = |i: usize| i.checked_sub(first).and_then(|k| lines.get(k));
     crate::host_rules::check_alias_chains(&config.host_rules)?;
     // The aliases once their hosts are written as each form writes them
     // (two spellings of one host can close a cycle: `normal.rs`).
@@ -215,7 +237,13 @@ pub fn load_toml(
         let rules = config
             .host_rules
             .iter()
-            .map(|r| normal::host_rule(&norm, r))
+            .enumerate()
+            .map(|(i, r)| {
+                normal::host_rule(&norm, r).map_err(|e| match line(i) {
+                    Some(n) => format!("line {n}: {e}"),
+                    None => e,
+                })
+            })
             .collect::<Result<Vec<_>, _>>()?;
         crate::host_rules::check_alias_chains(&rules)
             .map_err(|e| format!("{e} (with the hosts written in the {} form)", form.name()))?;
@@ -303,6 +331,46 @@ forget = true
         assert!(s.get("gopher").is_none());
         assert!(load_toml("[rules]\nnope = 1", &mut c, &mut s).is_err());
         assert!(load_toml("[schemes.\"1x\"]\ndns-host = true", &mut c, &mut s).is_err());
+    }
+
+    /// Round 22: a host rule whose `host` no normal form holds (a space, a
+    /// port, an unclosed IP literal, `*.` alone) was kept and never
+    /// applied, without a word; it is refused, and every problem of one
+    /// rule is named by the line of its section.
+    #[test]
+    fn host_rules_with_impossible_hosts_are_refused_at_their_line() {
+        for host in [
+            "a b",
+            "a.example:80",
+            "[::1",
+            "*.",
+            "",
+            "a/b",
+            "u@a.example",
+        ] {
+            let text = format!(
+                "# rules\n\n[[host-rule]]\nhost = \"a.example\"\nrule = \"lowercase-path\"\n\n[[host-rule]]\nhost = {host:?}\nrule = \"sort-query\"\n"
+            );
+            let (mut c, mut s) = (Config::default(), SchemeRegistry::builtin());
+            let e = load_toml(&text, &mut c, &mut s).unwrap_err();
+            assert!(e.starts_with("line 7: [[host-rule]]"), "{host:?}: {e}");
+        }
+        // Any spelling of a host, a suffix pattern, an IP literal: loaded.
+        for host in [
+            "B\u{fc}cher.Example",
+            "*.xn--bcher-kva.example",
+            "[::1]",
+            "192.0.2.1",
+        ] {
+            let text = format!("[[host-rule]]\nhost = {host:?}\nrule = \"sort-query\"\n");
+            let (mut c, mut s) = (Config::default(), SchemeRegistry::builtin());
+            load_toml(&text, &mut c, &mut s).unwrap_or_else(|e| panic!("{host:?}: {e}"));
+        }
+        // The checks of `into_rule` too.
+        let text = "\n[[host-rule]]\nhost = \"a.example\"\nrule = \"nope\"\n";
+        let (mut c, mut s) = (Config::default(), SchemeRegistry::builtin());
+        let e = load_toml(text, &mut c, &mut s).unwrap_err();
+        assert!(e.starts_with("line 2: "), "{e}");
     }
 
     /// Two spellings of one host close an alias cycle that the spellings

@@ -139,7 +139,8 @@ fn open_raw(path: &Path) -> io::Result<BufReader<Box<dyn Read + Send>>> {
         )
     };
     let mut r = BufReader::with_capacity(64 * 1024, raw);
-    r.fill_buf()?;
+    r.fill_buf()
+        .map_err(|e| io::Error::new(e.kind(), format!("{}: {e}", path.display())))?;
     Ok(r)
 }
 
@@ -241,19 +242,25 @@ struct Rows {
 }
 
 impl Rows {
+    /// Reports row `i` (an index into `rows`) rejected with `kind`: file,
+    /// line, byte offset, as the readers report theirs (docs/learning.md,
+    /// "Input").
+    fn note_row(&self, i: usize, kind: &str) {
+        match self.origins.get(i) {
+            Some(o) => note_rejected(&self.files[o.file], o.line, o.offset, kind),
+            // A row of the evidence store (after the files).
+            None => note(format_args!(
+                "evidence store row {}: rejected: {kind}",
+                i - self.origins.len()
+            )),
+        }
+    }
+
     /// Reports the rows the learner rejected (`Learned::rejects`, indexes
-    /// into `rows`) with file, line, byte offset and kind, as the readers
-    /// report theirs (docs/learning.md, "Input").
-    fn report(&self, l: &irinorm_learn::Learned) {
+    /// into the rows it was given; `at` maps one to its index into `rows`).
+    fn report(&self, l: &irinorm_learn::Learned, at: impl Fn(u64) -> usize) {
         for &(i, kind) in &l.rejects {
-            match self.origins.get(i as usize) {
-                Some(o) => note_rejected(&self.files[o.file], o.line, o.offset, kind),
-                // A row of the evidence store (after the files).
-                None => note(format_args!(
-                    "evidence store row {}: rejected: {kind}",
-                    i as usize - self.origins.len()
-                )),
-            }
+            self.note_row(at(i), kind);
         }
         if l.rejected > l.rejects.len() as u64 {
             note(format_args!(
@@ -296,7 +303,9 @@ fn read_rows(inputs: &[PathBuf]) -> Result<(Rows, bool), CliError> {
             // of digits is a size there.
             Some(Format::DigestTsv) | None => {}
         }
-        let r = decompress(r).map_err(CliError::Io)?;
+        let named =
+            |e: io::Error| CliError::Io(io::Error::new(e.kind(), format!("{}: {e}", p.display())));
+        let r = decompress(r).map_err(named)?;
         let file = all.files.len() - 1;
         let st = rows::read_at(r, |row, line, offset| {
             all.origins.push(Origin {
@@ -306,7 +315,10 @@ fn read_rows(inputs: &[PathBuf]) -> Result<(Rows, bool), CliError> {
             });
             all.rows.push(row);
         })
-        .map_err(CliError::Io)?;
+        // A cut gzip or zstd list: the file, and the line and byte
+        // reached (`rows::read_at`); round 22, it said only `incomplete
+        // deflate stream`.
+        .map_err(named)?;
         for rej in &st.rejects {
             note_rejected(&all.files[file], Some(rej.line), rej.offset, rej.kind);
         }
@@ -375,6 +387,64 @@ fn read_store(path: &Path) -> Result<Vec<Row>, CliError> {
     Ok(rows)
 }
 
+/// A `--truth` file: `url<TAB>page[<TAB>...]` a line (what --simulate
+/// writes, its header `url<TAB>page...` skipped; blank lines too). A
+/// truth file is a measurement's ground truth, so a bad line stops the
+/// run, named by file, line and byte offset (as `irinorm quality` reads a
+/// frontier); lines end as the CLI's do (`\n`, one `\r` before it). Round
+/// 22: a line that was not UTF-8 or a cut gzip file failed without the
+/// file's name, and a line without a tab was left out without a word.
+fn read_truth(p: &Path) -> Result<std::collections::HashMap<String, String>, CliError> {
+    let bad = |what: String| CliError::Io(io::Error::new(io::ErrorKind::InvalidData, what));
+    let mut r = open_raw(p)
+        .and_then(decompress)
+        .map_err(|e| bad(format!("{}: {e}", p.display())))?;
+    let mut map = std::collections::HashMap::new();
+    let (mut buf, mut no, mut offset) = (Vec::new(), 0u64, 0u64);
+    loop {
+        buf.clear();
+        let n = r.read_until(b'\n', &mut buf).map_err(|e| {
+            bad(format!(
+                "{}: line {}, byte {offset} of the (decompressed) text: {e}",
+                p.display(),
+                no + 1
+            ))
+        })?;
+        if n == 0 {
+            return Ok(map);
+        }
+        no += 1;
+        let at = offset;
+        offset += n as u64;
+        let line = buf.strip_suffix(b"\n").unwrap_or(&buf);
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        let text = std::str::from_utf8(line).map_err(|e| {
+            bad(format!(
+                "{}:{no}: byte {}: not UTF-8",
+                p.display(),
+                at + e.valid_up_to() as u64
+            ))
+        })?;
+        if text.is_empty() {
+            continue;
+        }
+        // url, page[, canonical, rung3, mechanism, status].
+        let mut f = text.split('\t');
+        match (f.next(), f.next()) {
+            (Some("url"), Some("page")) if no == 1 => {}
+            (Some(u), Some(t)) if !u.is_empty() => {
+                map.insert(u.to_owned(), t.to_owned());
+            }
+            _ => {
+                return Err(bad(format!(
+                    "{}:{no}: byte {at}: expected url<TAB>page",
+                    p.display()
+                )))
+            }
+        }
+    }
+}
+
 fn with_rules(base: Preset, rules: Vec<HostRule>) -> Pipeline {
     Pipeline::new(
         Normalizer::new(LadderOptions::new(base.rung(), Default::default())),
@@ -393,13 +463,16 @@ fn hash(s: &str) -> u64 {
     })
 }
 
-fn split(rows: Vec<Row>, how: Holdout, share: f64) -> (Vec<Row>, Vec<Row>) {
+/// Rows, each with its index among the rows read (for reporting it).
+type Indexed = Vec<(Row, usize)>;
+
+fn split(rows: Indexed, how: Holdout, share: f64) -> (Indexed, Indexed) {
     match how {
         Holdout::Hash => rows
             .into_iter()
-            .partition(|r| (hash(&r.url) % 10_000) as f64 >= share * 10_000.0),
+            .partition(|(r, _)| (hash(&r.url) % 10_000) as f64 >= share * 10_000.0),
         Holdout::Time => {
-            let mut times: Vec<&str> = rows.iter().filter_map(|r| r.time.as_deref()).collect();
+            let mut times: Vec<&str> = rows.iter().filter_map(|(r, _)| r.time.as_deref()).collect();
             times.sort_unstable();
             let cut = times
                 .get(((1.0 - share) * times.len() as f64) as usize)
@@ -407,7 +480,7 @@ fn split(rows: Vec<Row>, how: Holdout, share: f64) -> (Vec<Row>, Vec<Row>) {
             match cut {
                 Some(cut) => rows
                     .into_iter()
-                    .partition(|r| r.time.as_deref().is_none_or(|t| t < cut.as_str())),
+                    .partition(|(r, _)| r.time.as_deref().is_none_or(|t| t < cut.as_str())),
                 None => (rows, Vec::new()),
             }
         }
@@ -479,7 +552,7 @@ pub(crate) fn run(a: Args) -> Result<ExitCode, CliError> {
         let t = Instant::now();
         let rows = std::mem::take(&mut read.rows);
         let l = learn(rows, &opts);
-        read.report(&l);
+        read.report(&l, |i| i as usize);
         if l.rejected > 0 {
             code = ExitCode::from(1);
         }
@@ -515,34 +588,48 @@ pub(crate) fn run(a: Args) -> Result<ExitCode, CliError> {
         write_out(a.output.as_deref(), &text)?;
         return Ok(code);
     }
-    // --evaluate
-    let rows = read.rows;
-    let (train, test) = if a.test.is_empty() {
-        split(rows, a.holdout, a.holdout_share)
+    // --evaluate. Every row keeps its index among the rows read, so that
+    // the rejected ones are reported where they are, held out or not, as
+    // `learn` reports them (round 22: they were only counted).
+    let indexed = |rows: Vec<Row>| -> Indexed { rows.into_iter().zip(0..).collect() };
+    let rows = indexed(std::mem::take(&mut read.rows));
+    let (train, test, tested) = if a.test.is_empty() {
+        let (train, test) = split(rows, a.holdout, a.holdout_share);
+        (train, test, None)
     } else {
-        (rows, read_rows(&a.test)?.0.rows)
+        let (mut t, rejected) = read_rows(&a.test)?;
+        if rejected {
+            code = ExitCode::from(1);
+        }
+        (rows, indexed(std::mem::take(&mut t.rows)), Some(t))
     };
     if test.is_empty() || train.is_empty() {
         return usage("--evaluate: nothing to hold out (no timestamps?): try --holdout hash");
     }
+    let (train, train_at): (Vec<Row>, Vec<usize>) = train.into_iter().unzip();
+    let (test, test_at): (Vec<Row>, Vec<usize>) = test.into_iter().unzip();
+    // The held-out rows whose URL the base preset does not parse (the
+    // learner reports the training ones below): `evaluate` leaves them
+    // out of its figures.
+    let test_from = tested.as_ref().unwrap_or(&read);
+    let mut held_rejected = 0u64;
+    for (r, &i) in test.iter().zip(&test_at) {
+        if let Err(e) = opts.base.normalize(&r.url) {
+            held_rejected += 1;
+            if held_rejected <= 1000 {
+                test_from.note_row(i, e.kind().code());
+            }
+        }
+    }
+    if held_rejected > 1000 {
+        note(format_args!(
+            "{} more rejected held-out rows not shown",
+            held_rejected - 1000
+        ));
+    }
     let truth: Vec<(String, Option<String>)> = match &a.truth {
         Some(p) => {
-            let mut map = std::collections::HashMap::new();
-            for l in open_raw(p)
-                .and_then(decompress)
-                .map_err(CliError::Io)?
-                .lines()
-            {
-                let l = l.map_err(CliError::Io)?;
-                // url, page[, canonical, rung3, mechanism, status]; the
-                // header of --simulate's file names its columns.
-                let mut f = l.split('\t');
-                if let (Some(u), Some(t)) = (f.next(), f.next()) {
-                    if !(u == "url" && t == "page") {
-                        map.insert(u.to_owned(), t.to_owned());
-                    }
-                }
-            }
+            let map = read_truth(p)?;
             test.iter()
                 .map(|r| (r.url.clone(), map.get(&r.url).cloned()))
                 .collect()
@@ -553,6 +640,14 @@ pub(crate) fn run(a: Args) -> Result<ExitCode, CliError> {
     let t = Instant::now();
     let l = learn(train, &opts);
     let secs = t.elapsed().as_secs_f64();
+    read.report(&l, |i| train_at[i as usize]);
+    if l.rejected + held_rejected > 0 {
+        code = ExitCode::from(1);
+        note(format_args!(
+            "{} training rows and {held_rejected} held-out rows rejected",
+            l.rejected
+        ));
+    }
     let hosts: BTreeSet<String> = l.rules.iter().map(|r| r.host.clone()).collect();
     let n_rules = l.rules.len();
     let crawler = evaluate("crawler", &Pipeline::preset(Preset::Crawler), &truth);

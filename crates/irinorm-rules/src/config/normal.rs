@@ -114,6 +114,25 @@ pub(crate) fn host_pattern(norm: &Normalizer, pattern: &str) -> String {
     }
 }
 
+/// A host rule's `host` as [`host_pattern`] writes it, or `None` when no
+/// URL's normal form has such a host: a rule on `a b`, `a.example:80` or
+/// `[::1` was kept and never applied, without a word (round 22). The host
+/// is written by a call (RFC 3986 §3.2.2 reg-name or IP literal, UTS #46
+/// for a DNS name) unless it is plain ([`plain_host`]).
+fn rule_host(norm: &Normalizer, pattern: &str) -> Option<String> {
+    let (star, h) = match pattern.strip_prefix("*.") {
+        Some(suffix) => ("*.", suffix),
+        None => ("", pattern),
+    };
+    if h.is_empty() {
+        return None;
+    }
+    if plain_host(h) {
+        return Some(pattern.to_owned());
+    }
+    written(norm, Place::Host, h).map(|w| format!("{star}{w}"))
+}
+
 /// `path?query` text (a substitution's `from` and `to`): the part before
 /// the first `?` as path text, the rest as query text; `None` when the
 /// ladder does not write a part whole.
@@ -197,7 +216,13 @@ pub(crate) fn host_rule(norm: &Normalizer, r: &HostRule) -> Result<HostRule, Str
         | HostRuleKind::SortQuery) => k.clone(),
     };
     Ok(HostRule {
-        host: host_pattern(norm, &r.host),
+        host: rule_host(norm, &r.host).ok_or_else(|| {
+            format!(
+                "[[host-rule]] {} for {}: `host` is not a host (or `*.` and a host) a normal form can hold",
+                r.kind.name(),
+                r.host
+            )
+        })?,
         path: piece(norm, Place::Path, &r.path).into_owned(),
         kind,
         ..r.clone()
