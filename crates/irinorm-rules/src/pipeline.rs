@@ -288,21 +288,16 @@ impl Pipeline {
         applied: &mut Vec<RuleName>,
     ) -> Result<Vec<Warning>, ParseError> {
         let start = out.len();
-        // The ladder's result read where it lies: moved out of the
-        // `Result` into locals, its `Meta` (36 bytes) and its `Vec` were
-        // copied on the stack for every URL (issue 11, round 20).
-        let done = self.normalizer.normalize_into_split(input, out);
-        let Ok((_, meta)) = &done else {
-            return done.map(|(w, _)| w);
-        };
-        let split;
-        let meta = match meta {
-            Some(m) => m,
-            None => {
-                split = split_trusted(&out[start..]);
-                &split
-            }
-        };
+        // The components written into `meta` by the ladder, as in
+        // `normalize_into` (issue 14, round 22: handed back in the
+        // `Result`, the `Meta` was copied twice at the ladder's end); the
+        // `Result` read where it lies (issue 11, round 20).
+        let mut meta = Meta::default();
+        let done = self.normalizer.normalize_into_meta(input, out, &mut meta);
+        if done.is_err() {
+            return done;
+        }
+        let meta = &meta;
         let Some(others) = self.fused else {
             unreachable!("normalize_text_into: a fused path");
         };
@@ -318,7 +313,7 @@ impl Pipeline {
                 self.rules_general(out, start, &again, applied);
             }
         }
-        done.map(|(w, _)| w)
+        done
     }
 
     /// The rules after the fused path declined (or without one): the
