@@ -294,9 +294,9 @@ impl Pipeline {
         // `Result` read where it lies (issue 11, round 20).
         let mut meta = Meta::default();
         let done = self.normalizer.normalize_into_meta(input, out, &mut meta);
-        if done.is_err() {
+        let Ok(_) = &done else {
             return done;
-        }
+        };
         let meta = &meta;
         let Some(others) = self.fused else {
             unreachable!("normalize_text_into: a fused path");
