@@ -68,7 +68,7 @@ pub struct Pipeline {
 }
 
 /// [`Pipeline::rules_in_place`]'s stage.
-type Stage = fn(&Pipeline, &mut String, usize, &Option<Meta>, &mut Vec<RuleName>);
+type Stage = fn(&Pipeline, &mut String, usize, Option<&Meta>, &mut Vec<RuleName>);
 
 impl Pipeline {
     /// A pipeline. The settings' text (hosts, paths, parameter names and
@@ -207,16 +207,17 @@ impl Pipeline {
             return Ok(Vec::new());
         }
         let start = out.len();
-        // The ladder's result read where it lies, as in
-        // `normalize_unlisted`: moved out of the `Result` into locals, its
-        // `Meta` and its `Vec` were copied on the stack for every URL
-        // (`crawler`'s path; issue 14, round 21).
-        let done = self.normalizer.normalize_into_split(input, out);
-        let Ok((_, meta)) = &done else {
-            return done.map(|(w, _)| w);
-        };
-        self.rules_in_place(out, start, meta, applied);
-        done.map(|(w, _)| w)
+        // The ladder writes the components into `meta` as it scans (issue
+        // 14, round 22): handed back in its `Result` they were copied twice
+        // at its end, and this stage, which reads them at once, waited on
+        // the copies. The `Result` is then read where it lies (round 21:
+        // moved into locals, its `Vec` was copied on the stack per URL).
+        let mut meta = Meta::default();
+        let done = self.normalizer.normalize_into_meta(input, out, &mut meta);
+        if done.is_ok() {
+            self.rules_in_place(out, start, Some(&meta), applied);
+        }
+        done
     }
 
     /// [`Pipeline::normalize_into`] for a caller that reads only the text,
@@ -287,21 +288,16 @@ impl Pipeline {
         applied: &mut Vec<RuleName>,
     ) -> Result<Vec<Warning>, ParseError> {
         let start = out.len();
-        // The ladder's result read where it lies: moved out of the
-        // `Result` into locals, its `Meta` (36 bytes) and its `Vec` were
-        // copied on the stack for every URL (issue 11, round 20).
-        let done = self.normalizer.normalize_into_split(input, out);
-        let Ok((_, meta)) = &done else {
-            return done.map(|(w, _)| w);
+        // The components written into `meta` by the ladder, as in
+        // `normalize_into` (issue 14, round 22: handed back in the
+        // `Result`, the `Meta` was copied twice at the ladder's end); the
+        // `Result` read where it lies (issue 11, round 20).
+        let mut meta = Meta::default();
+        let done = self.normalizer.normalize_into_meta(input, out, &mut meta);
+        let Ok(_) = &done else {
+            return done;
         };
-        let split;
-        let meta = match meta {
-            Some(m) => m,
-            None => {
-                split = split_trusted(&out[start..]);
-                &split
-            }
-        };
+        let meta = &meta;
         let Some(others) = self.fused else {
             unreachable!("normalize_text_into: a fused path");
         };
@@ -317,7 +313,7 @@ impl Pipeline {
                 self.rules_general(out, start, &again, applied);
             }
         }
-        done.map(|(w, _)| w)
+        done
     }
 
     /// The rules after the fused path declined (or without one): the
@@ -415,7 +411,7 @@ impl Pipeline {
         &self,
         out: &mut String,
         start: usize,
-        meta: &Option<Meta>,
+        meta: Option<&Meta>,
         applied: &mut Vec<RuleName>,
     ) {
         (self.stage)(self, out, start, meta, applied);
@@ -429,7 +425,7 @@ impl Pipeline {
         &self,
         out: &mut String,
         start: usize,
-        meta: &Option<Meta>,
+        meta: Option<&Meta>,
         applied: &mut Vec<RuleName>,
     ) {
         let Some(f) = self.names.query_filter.as_ref() else {
@@ -470,7 +466,7 @@ impl Pipeline {
         &self,
         out: &mut String,
         start: usize,
-        meta: &Option<Meta>,
+        meta: Option<&Meta>,
         applied: &mut Vec<RuleName>,
     ) {
         if self.rules.is_empty() {
@@ -513,7 +509,7 @@ impl Pipeline {
         let Ok(meta) = &done else {
             return done.map(|_| ());
         };
-        self.rules_in_place(out, start, meta, &mut Vec::new());
+        self.rules_in_place(out, start, meta.as_ref(), &mut Vec::new());
         Ok(())
     }
 

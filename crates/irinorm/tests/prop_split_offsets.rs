@@ -7,6 +7,9 @@
 //! generated references of `ladder_gen` and on arbitrary strings, appended
 //! after a prefix (offsets are relative to the start of the appended text).
 //!
+//! [`Normalizer::normalize_into_meta`], which writes the same components
+//! into the caller's `Meta`, is checked against it on every case.
+//!
 //! Case counts: proptest's default (256), or `PROPTEST_CASES`.
 
 mod ladder_gen;
@@ -54,6 +57,21 @@ fn check(n: &Normalizer, x: &str) -> Result<(), TestCaseError> {
     let split = n.normalize_into_split(x, &mut out);
     prop_assert_eq!(&out, &plain);
     prop_assert_eq!(r.is_ok(), split.is_ok());
+    // `normalize_into_meta` (the components written into the caller's
+    // `Meta`, issue 14 round 22): the same text, warnings and components,
+    // whatever the `Meta` held before (here another reference's).
+    let mut into = String::from("prefix:");
+    let mut m = split_trusted("HTTP://u@H.example:1/p/./q?r#s");
+    let warned = n.normalize_into_meta(x, &mut into, &mut m);
+    prop_assert_eq!(&into, &out);
+    match (&split, &warned) {
+        (Ok((w, meta)), Ok(w2)) => {
+            prop_assert_eq!(w, w2);
+            prop_assert_eq!(meta.as_ref(), Some(&m));
+        }
+        (Err(e), Err(e2)) => prop_assert_eq!(e, e2),
+        _ => prop_assert!(false, "{:?} against {:?}", split, warned),
+    }
     let Ok((_, meta)) = split else {
         return Ok(());
     };
