@@ -207,16 +207,19 @@ impl Pipeline {
             return Ok(Vec::new());
         }
         let start = out.len();
-        // The ladder's result read where it lies, as in
-        // `normalize_unlisted`: moved out of the `Result` into locals, its
-        // `Meta` and its `Vec` were copied on the stack for every URL
-        // (`crawler`'s path; issue 14, round 21).
-        let done = self.normalizer.normalize_into_split(input, out);
-        let Ok((_, meta)) = &done else {
-            return done.map(|(w, _)| w);
+        // The ladder writes the components here and they are read where
+        // they lie: moved out of the `Result` into locals, the `Meta` and
+        // the `Vec` were copied on the stack for every URL (`crawler`'s
+        // path; issue 14, round 21), and returned in the `Result` the
+        // `Meta` was copied into it, in pieces wider than the scanner's
+        // stores (round 22).
+        let mut meta = Some(Meta::default());
+        let Some(m) = &mut meta else {
+            unreachable!("made just above")
         };
-        self.rules_in_place(out, start, meta, applied);
-        done.map(|(w, _)| w)
+        let warnings = self.normalizer.normalize_into_meta(input, out, m)?;
+        self.rules_in_place(out, start, &meta, applied);
+        Ok(warnings)
     }
 
     /// [`Pipeline::normalize_into`] for a caller that reads only the text,

@@ -323,32 +323,60 @@ impl Normalizer {
         out: &mut String,
     ) -> Result<(Vec<Warning>, Option<Meta>), ParseError> {
         let mut m = Meta::default();
-        let scanned = self.parse_input_into(input, &mut m)?;
-        let mut warnings = Vec::new();
+        let warnings = self.split_in_place(input, out, &mut m)?;
+        Ok((warnings, Some(m)))
+    }
+
+    /// [`Normalizer::normalize_into_split`] with the components written
+    /// into the caller's `meta` (whatever it held before; left unspecified
+    /// on error): the text appended to `out`, the warnings returned. For
+    /// a caller that reads the components where they lie: returned in the
+    /// `Result`, the `Meta` the scanner had just written field by field
+    /// was copied into it in sixteen-byte pieces (store-to-load forwarding
+    /// fails there) through a temporary, on every URL of `rfc` and
+    /// `crawler` (issue 14, round 22).
+    #[inline]
+    pub fn normalize_into_meta(
+        &self,
+        input: &str,
+        out: &mut String,
+        meta: &mut Meta,
+    ) -> Result<Vec<Warning>, ParseError> {
+        *meta = Meta::default();
+        self.split_in_place(input, out, meta)
+    }
+
+    /// The body of [`Normalizer::normalize_into_split`] and
+    /// [`Normalizer::normalize_into_meta`]: `m` (`Meta::default()`) becomes
+    /// the components of the appended text. The list of warnings is made
+    /// in the slow arm only (as in [`Normalizer::normalize_into`]).
+    #[inline(always)]
+    fn split_in_place(
+        &self,
+        input: &str,
+        out: &mut String,
+        m: &mut Meta,
+    ) -> Result<Vec<Warning>, ParseError> {
+        let scanned = self.parse_input_into(input, m)?;
         let start = out.len();
-        let meta = match self.fast_path(input, &m, &self.opts, scanned) {
+        let mut warnings = Vec::new();
+        match self.fast_path(input, m, &self.opts, scanned) {
             Fast::Same => {
                 out.push_str(input);
-                return Ok((warnings, Some(m)));
+                return Ok(Vec::new());
             }
-            Fast::Root => push_with_root(out, input, &m),
+            Fast::Root => *m = push_with_root(out, input, m),
             // Repair and Slow in one arm, out of line (issue 14, round 13).
-            fast => self.run_slow(
-                fast,
-                input,
-                &m,
-                &self.opts,
-                out,
-                &mut NoTrace,
-                &mut warnings,
-            ),
-        };
+            fast => {
+                *m = self.run_slow(fast, input, m, &self.opts, out, &mut NoTrace, &mut warnings);
+            }
+        }
         debug_assert_eq!(
-            meta,
+            *m,
             parse::split_trusted(&out[start..]),
             "the ladder's offsets for {input:?}"
         );
-        Ok((warnings, Some(meta)))
+        Ok(warnings)
     }
 
     /// The comparison key of `input` at the configured rung: the `uri`-form
