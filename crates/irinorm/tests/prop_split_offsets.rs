@@ -1,5 +1,6 @@
 //! The components [`Normalizer::normalize_into_split`] hands back with the
-//! text it appended (issue 14: the ladder notes each component's start as
+//! text it appended (and [`Normalizer::normalize_into_meta`] writes into
+//! its caller's `Meta`, the same) (issue 14: the ladder notes each component's start as
 //! it writes it, so that the named rules need not split its output again)
 //! are exactly what [`split_trusted`] finds in that text: the oracle is the
 //! splitter the rules layer used before, run on the output. For every rung,
@@ -54,6 +55,21 @@ fn check(n: &Normalizer, x: &str) -> Result<(), TestCaseError> {
     let split = n.normalize_into_split(x, &mut out);
     prop_assert_eq!(&out, &plain);
     prop_assert_eq!(r.is_ok(), split.is_ok());
+    // `normalize_into_meta` (issue 14, round 22): the same text, warnings
+    // and components, written over whatever its `Meta` held (here one
+    // with every component, of another reference).
+    let mut into = String::from("prefix:");
+    let mut held = split_trusted("http://u@h.example:8080/p/q?r#f");
+    let w = n.normalize_into_meta(x, &mut into, &mut held);
+    prop_assert_eq!(&into, &out);
+    match (&w, &split) {
+        (Ok(w), Ok((sw, sm))) => {
+            prop_assert_eq!(w, sw);
+            prop_assert_eq!(Some(held), *sm);
+        }
+        (Err(e), Err(se)) => prop_assert_eq!(e, se),
+        _ => prop_assert!(false, "{:?} vs {:?}", w, split),
+    }
     let Ok((_, meta)) = split else {
         return Ok(());
     };
