@@ -207,17 +207,25 @@ impl Pipeline {
             return Ok(Vec::new());
         }
         let start = out.len();
-        // The ladder writes the components into `meta` as it scans (issue
-        // 14, round 22): handed back in its `Result` they were copied twice
-        // at its end, and this stage, which reads them at once, waited on
-        // the copies. The `Result` is then read where it lies (round 21:
-        // moved into locals, its `Vec` was copied on the stack per URL).
+        // The ladder writes the components here and they are read where
+        // they lie: moved out of the `Result` into locals, the `Meta` and
+        // the `Vec` were copied on the stack for every URL (`crawler`'s
+        // path; issue 14, round 21), and returned in the `Result` the
+        // `Meta` was copied into it twice, in pieces wider than the
+        // scanner's stores, and this stage, which reads it at once, waited
+        // on the copies (round 22).
         let mut meta = Meta::default();
-        let done = self.normalizer.normalize_into_meta(input, out, &mut meta);
-        if done.is_ok() {
+        let warnings = self.normalizer.normalize_into_meta(input, out, &mut meta)?;
+        if warnings.is_empty() {
+            // Nearly every URL: nothing held across the stage's call, the
+            // empty list made after it (held, it was three stores before
+            // the call and a sixteen-byte load of two of them after).
+            drop(warnings);
             self.rules_in_place(out, start, Some(&meta), applied);
+            return Ok(Vec::new());
         }
-        done
+        self.rules_in_place(out, start, Some(&meta), applied);
+        Ok(warnings)
     }
 
     /// [`Pipeline::normalize_into`] for a caller that reads only the text,

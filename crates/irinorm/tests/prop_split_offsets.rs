@@ -1,5 +1,6 @@
 //! The components [`Normalizer::normalize_into_split`] hands back with the
-//! text it appended (issue 14: the ladder notes each component's start as
+//! text it appended (and [`Normalizer::normalize_into_meta`] writes into
+//! its caller's `Meta`, the same) (issue 14: the ladder notes each component's start as
 //! it writes it, so that the named rules need not split its output again)
 //! are exactly what [`split_trusted`] finds in that text: the oracle is the
 //! splitter the rules layer used before, run on the output. For every rung,

@@ -255,11 +255,15 @@ impl Normalizer {
         input: &str,
         out: &mut String,
     ) -> Result<Vec<Warning>, ParseError> {
-        let mut warnings = Vec::new();
+        // The list is made in the slow arm only: made here, it lived on
+        // the stack for the whole call (the slow arm borrows it) and was
+        // copied to the caller's result on every fast answer, sixteen
+        // bytes read from two eight-byte stores (issue 14, round 22).
         self.write_text(input, out, |fast, m, out| {
+            let mut warnings = Vec::new();
             self.run_slow(fast, input, m, &self.opts, out, &mut NoTrace, &mut warnings);
-        })?;
-        Ok(warnings)
+            warnings
+        })
     }
 
     /// [`Normalizer::normalize_into`] for a caller that reads only the
@@ -278,17 +282,18 @@ impl Normalizer {
     /// The text of [`Normalizer::normalize_into`] and
     /// [`Normalizer::normalize_text_only`]: parse, then the fast answers in
     /// order of frequency (a `match` here became a jump table), else `slow`
-    /// (the slow arm, given the fast path's verdict and the `Meta`). As
-    /// `normalize_into_split`, without moving the `Meta` around. Inlined
-    /// into each entry, so that each keeps its own `Result` and only the
-    /// text-only one's slow arm makes a list of warnings.
+    /// (the slow arm, given the fast path's verdict and the `Meta`), whose
+    /// value is returned (the fast answers return `R::default()`: no
+    /// warnings). As `normalize_into_split`, without moving the `Meta`
+    /// around. Inlined into each entry, so that each keeps its own
+    /// `Result` and only the slow arms make a list of warnings.
     #[inline(always)]
-    fn write_text(
+    fn write_text<R: Default>(
         &self,
         input: &str,
         out: &mut String,
-        slow: impl FnOnce(Fast, &Meta, &mut String),
-    ) -> Result<(), ParseError> {
+        slow: impl FnOnce(Fast, &Meta, &mut String) -> R,
+    ) -> Result<R, ParseError> {
         let mut m = Meta::default();
         let scanned = self.parse_input_into(input, &mut m)?;
         let fast = self.fast_path(input, &m, &self.opts, scanned);
@@ -297,9 +302,9 @@ impl Normalizer {
         } else if fast == Fast::Root {
             push_with_root(out, input, &m);
         } else {
-            slow(fast, &m, out);
+            return Ok(slow(fast, &m, out));
         }
-        Ok(())
+        Ok(R::default())
     }
 
     /// [`Normalizer::normalize_into`], and the components of the text it
@@ -318,46 +323,59 @@ impl Normalizer {
         out: &mut String,
     ) -> Result<(Vec<Warning>, Option<Meta>), ParseError> {
         let mut m = Meta::default();
-        let warnings = self.normalize_into_meta(input, out, &mut m)?;
+        let warnings = self.split_in_place(input, out, &mut m)?;
         Ok((warnings, Some(m)))
     }
 
     /// [`Normalizer::normalize_into_split`] with the components written
-    /// into the caller's `m` (whatever it held; unspecified after an
-    /// error) rather than handed back in the `Result`: the parser writes
-    /// them there as it scans, and an already-normal input's are not
-    /// copied again. Handed back, the `Meta` (36 bytes) was copied twice
-    /// at the ladder's end, into a temporary and then into the `Result`,
-    /// by 16-byte reads across the narrower stores just made, and a layer
-    /// that reads it at once (`crawler`'s rules stage) waited on those
-    /// copies: `rfc` 5-15% and `crawler` 9-15% faster without them
-    /// (issue 14, round 22; BENCHMARKS.md).
+    /// into the caller's `meta` (whatever it held before; left unspecified
+    /// on error): the text appended to `out`, the warnings returned. For
+    /// a caller that reads the components where they lie: returned in the
+    /// `Result`, the `Meta` the scanner had just written field by field
+    /// was copied into it in sixteen-byte pieces (store-to-load forwarding
+    /// fails there) through a temporary, on every URL of `rfc` and
+    /// `crawler` (issue 14, round 22).
     #[inline]
     pub fn normalize_into_meta(
         &self,
         input: &str,
         out: &mut String,
+        meta: &mut Meta,
+    ) -> Result<Vec<Warning>, ParseError> {
+        *meta = Meta::default();
+        self.split_in_place(input, out, meta)
+    }
+
+    /// The body of [`Normalizer::normalize_into_split`] and
+    /// [`Normalizer::normalize_into_meta`]: `m` (`Meta::default()`) becomes
+    /// the components of the appended text. The list of warnings is made
+    /// in the slow arm only (as in [`Normalizer::normalize_into`]).
+    #[inline(always)]
+    fn split_in_place(
+        &self,
+        input: &str,
+        out: &mut String,
         m: &mut Meta,
     ) -> Result<Vec<Warning>, ParseError> {
-        *m = Meta::default();
         let scanned = self.parse_input_into(input, m)?;
-        let mut warnings = Vec::new();
         let start = out.len();
-        let meta = match self.fast_path(input, m, &self.opts, scanned) {
+        let mut warnings = Vec::new();
+        match self.fast_path(input, m, &self.opts, scanned) {
             Fast::Same => {
                 out.push_str(input);
-                return Ok(warnings);
+                return Ok(Vec::new());
             }
-            Fast::Root => push_with_root(out, input, m),
+            Fast::Root => *m = push_with_root(out, input, m),
             // Repair and Slow in one arm, out of line (issue 14, round 13).
-            fast => self.run_slow(fast, input, m, &self.opts, out, &mut NoTrace, &mut warnings),
-        };
+            fast => {
+                *m = self.run_slow(fast, input, m, &self.opts, out, &mut NoTrace, &mut warnings);
+            }
+        }
         debug_assert_eq!(
-            meta,
+            *m,
             parse::split_trusted(&out[start..]),
             "the ladder's offsets for {input:?}"
         );
-        *m = meta;
         Ok(warnings)
     }
 
