@@ -168,7 +168,7 @@ fn trim(s: &str) -> &str {
 /// vertical tab or a no-break space is not blank (it is a row, which the
 /// learner rejects when it does not parse), and a URL's trailing no-break
 /// space is part of the URL (RFC 3987 §2.2 `ucschar`), not stripped into
-/// another URL. A CR is not trimmed ([`is_blank`]): `http://a/x\r` is a
+/// another URL. A CR is not trimmed as blank: `http://a/x\r` is a
 /// URL with a CR, which the learner rejects (`invalid-char`), as the CLI
 /// rejects the line `http://a/x\r\r\n` (round 22).
 pub fn parse_line(line: &str) -> Result<Option<Row>, &'static str> {
