@@ -82,35 +82,9 @@ pub fn read(r: impl BufRead, mut each: impl FnMut(Row)) -> io::Result<ReadStats>
 /// [`read`], with each row's 1-based line and the byte offset of the line's
 /// start, for a caller that reports a row rejected later (the learner's
 /// [`crate::Learned::rejects`]) where it came from.
-pub fn read_at(mut r: impl BufRead, mut each: impl FnMut(Row, u64, u64)) -> io::Result<ReadStats> {
+pub fn read_at(r: impl BufRead, mut each: impl FnMut(Row, u64, u64)) -> io::Result<ReadStats> {
     let mut st = ReadStats::default();
-    let mut buf = Vec::new();
-    let mut offset = 0u64;
-    loop {
-        buf.clear();
-        // A read error (a cut gzip or zstd stream, a disk error) says how
-        // far reading got: the caller adds the file's name.
-        let n = r.read_until(b'\n', &mut buf).map_err(|e| {
-            io::Error::new(
-                e.kind(),
-                format!(
-                    "line {}, byte {offset} of the (decompressed) text: {e}",
-                    st.lines + 1
-                ),
-            )
-        })?;
-        if n == 0 {
-            break;
-        }
-        st.lines += 1;
-        let line_start = offset;
-        offset += n as u64;
-        // The line end is `\n` or `\r\n` (and a last line may end in one
-        // `\r`), as the CLI reads lines (docs/cli.md): one CR is removed.
-        // A second is part of the line (round 22: every trailing CR was
-        // removed, `a\r\r\n` was `a` here and a reject in the CLI).
-        let line = buf.strip_suffix(b"\n").unwrap_or(&buf);
-        let line = line.strip_suffix(b"\r").unwrap_or(line);
+    let lines = each_line(r, |line, no, line_start| {
         let outcome = match std::str::from_utf8(line) {
             Err(_) => Err("not-utf8"),
             Ok(text) => parse_line(text),
@@ -118,22 +92,65 @@ pub fn read_at(mut r: impl BufRead, mut each: impl FnMut(Row, u64, u64)) -> io::
         match outcome {
             Ok(Some(row)) => {
                 st.rows += 1;
-                each(row, st.lines, line_start);
+                each(row, no, line_start);
             }
             Ok(None) => st.skipped += 1,
             Err(kind) => {
                 st.rejected += 1;
                 if st.rejects.len() < 1000 {
                     st.rejects.push(Reject {
-                        line: st.lines,
+                        line: no,
                         offset: line_start,
                         kind,
                     });
                 }
             }
         }
-    }
+        Ok::<_, std::convert::Infallible>(())
+    })?;
+    st.lines = lines.unwrap_or_else(|never| match never {});
     Ok(st)
+}
+
+/// Reads `r` a line at a time: `each` gets the line without its line end,
+/// its 1-based number and the byte offset of its start, and may stop the
+/// reading with an error of its own (the inner `Err`). Returns the number
+/// of lines read. The line end is `\n` or `\r\n` (and a last line may end
+/// in one `\r`), as the CLI reads lines (docs/cli.md): one CR is removed,
+/// a second is part of the line (round 22: every trailing CR was removed,
+/// `a\r\r\n` was `a` here and a reject in the CLI). A read error (a cut
+/// gzip or zstd stream, a disk error) says how far reading got: the
+/// caller adds the file's name. Every line reader of `irinorm learn`
+/// (URL lists, `--truth` files) goes through here.
+pub fn each_line<E>(
+    mut r: impl BufRead,
+    mut each: impl FnMut(&[u8], u64, u64) -> Result<(), E>,
+) -> io::Result<Result<u64, E>> {
+    let mut buf = Vec::new();
+    let (mut no, mut offset) = (0u64, 0u64);
+    loop {
+        buf.clear();
+        let n = r.read_until(b'\n', &mut buf).map_err(|e| {
+            io::Error::new(
+                e.kind(),
+                format!(
+                    "line {}, byte {offset} of the (decompressed) text: {e}",
+                    no + 1
+                ),
+            )
+        })?;
+        if n == 0 {
+            return Ok(Ok(no));
+        }
+        no += 1;
+        let line_start = offset;
+        offset += n as u64;
+        let line = buf.strip_suffix(b"\n").unwrap_or(&buf);
+        let line = line.strip_suffix(b"\r").unwrap_or(line);
+        if let Err(e) = each(line, no, line_start) {
+            return Ok(Err(e));
+        }
+    }
 }
 
 fn is_timestamp(s: &str) -> bool {

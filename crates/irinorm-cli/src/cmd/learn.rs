@@ -396,28 +396,11 @@ fn read_store(path: &Path) -> Result<Vec<Row>, CliError> {
 /// file's name, and a line without a tab was left out without a word.
 fn read_truth(p: &Path) -> Result<std::collections::HashMap<String, String>, CliError> {
     let bad = |what: String| CliError::Io(io::Error::new(io::ErrorKind::InvalidData, what));
-    let mut r = open_raw(p)
+    let r = open_raw(p)
         .and_then(decompress)
         .map_err(|e| bad(format!("{}: {e}", p.display())))?;
     let mut map = std::collections::HashMap::new();
-    let (mut buf, mut no, mut offset) = (Vec::new(), 0u64, 0u64);
-    loop {
-        buf.clear();
-        let n = r.read_until(b'\n', &mut buf).map_err(|e| {
-            bad(format!(
-                "{}: line {}, byte {offset} of the (decompressed) text: {e}",
-                p.display(),
-                no + 1
-            ))
-        })?;
-        if n == 0 {
-            return Ok(map);
-        }
-        no += 1;
-        let at = offset;
-        offset += n as u64;
-        let line = buf.strip_suffix(b"\n").unwrap_or(&buf);
-        let line = line.strip_suffix(b"\r").unwrap_or(line);
+    let read = rows::each_line(r, |line, no, at| {
         let text = std::str::from_utf8(line).map_err(|e| {
             bad(format!(
                 "{}:{no}: byte {}: not UTF-8",
@@ -426,22 +409,26 @@ fn read_truth(p: &Path) -> Result<std::collections::HashMap<String, String>, Cli
             ))
         })?;
         if text.is_empty() {
-            continue;
+            return Ok(());
         }
         // url, page[, canonical, rung3, mechanism, status].
         let mut f = text.split('\t');
         match (f.next(), f.next()) {
-            (Some("url"), Some("page")) if no == 1 => {}
+            (Some("url"), Some("page")) if no == 1 => Ok(()),
             (Some(u), Some(t)) if !u.is_empty() => {
                 map.insert(u.to_owned(), t.to_owned());
+                Ok(())
             }
-            _ => {
-                return Err(bad(format!(
-                    "{}:{no}: byte {at}: expected url<TAB>page",
-                    p.display()
-                )))
-            }
+            _ => Err(bad(format!(
+                "{}:{no}: byte {at}: expected url<TAB>page",
+                p.display()
+            ))),
         }
+    });
+    match read {
+        Err(e) => Err(bad(format!("{}: {e}", p.display()))),
+        Ok(Err(e)) => Err(e),
+        Ok(Ok(_)) => Ok(map),
     }
 }
 
