@@ -39,6 +39,7 @@ mod class;
 mod padded;
 mod portable;
 mod scalar;
+mod tail;
 pub mod words;
 #[cfg(target_arch = "x86_64")]
 mod x86;
@@ -46,6 +47,7 @@ mod x86;
 pub use bytemask::{eq_mask64, eq_mask64_scalar};
 pub use class::Class;
 pub use padded::eq_mask64_padded;
+pub use tail::{tail32_eq_scalar, Tail32};
 
 use std::sync::atomic::{AtomicU8, Ordering};
 

@@ -95,18 +95,60 @@ struct Subst {
     /// short; memmem's setup cost more than the search, issue 11).
     anchor: u8,
     off: usize,
+    /// A second byte of `from` (the least common other than `anchor`, or
+    /// `anchor` again when `from` has one distinct byte) and its offset:
+    /// a start of `from` has both at their offsets ([`Subst::find_in_tail`]).
+    anchor2: u8,
+    off2: usize,
 }
 
 impl Subst {
     fn new(from: &str, to: &str) -> Subst {
         let f = from.as_bytes();
         let off = (0..f.len()).min_by_key(|&i| common(f[i])).unwrap_or(0);
+        let anchor = f.get(off).copied().unwrap_or(0);
+        let off2 = (0..f.len())
+            .filter(|&i| f[i] != anchor)
+            .min_by_key(|&i| common(f[i]))
+            .unwrap_or(off);
+        let anchor2 = f.get(off2).copied().unwrap_or(0);
         Subst {
             from: from.into(),
             to: to.into(),
-            anchor: f.get(off).copied().unwrap_or(0),
+            anchor,
             off,
+            anchor2,
+            off2,
         }
+    }
+
+    /// [`Subst::find`] in `b[lo..]` when that is within the last 32 bytes
+    /// of `b` (`t`, `b.len() - 32 <= lo`): the place in `b` of the first
+    /// `from`. The starts that have both anchors at their offsets, from
+    /// two byte masks, each compared whole (in increasing order, so the
+    /// first that matches is the first occurrence): no walk byte by byte
+    /// and no branch per byte (issue 11, round 23: the walk found nothing
+    /// in 23,756 of the 27,913 searches of the learned crawl).
+    #[inline(always)]
+    fn find_in_tail(&self, t: &irinorm_simd::Tail32, b: &[u8], lo: usize) -> Option<usize> {
+        let f = self.from.as_bytes();
+        let base = b.len() - 32;
+        if f.is_empty() || f.len() > 32 {
+            return self.find(&b[lo..]).map(|x| lo + x);
+        }
+        // Bit `p`: a start at `base + p` (`off`, `off2` < `f.len()` <= 32).
+        let mut m = (t.eq(self.anchor) >> self.off) & (t.eq(self.anchor2) >> self.off2);
+        // Starts at or after `lo`, and with all of `from` inside `b`.
+        m &= u32::MAX.checked_shl((lo - base) as u32).unwrap_or(0);
+        m &= u32::MAX >> (f.len() - 1);
+        while m != 0 {
+            let p = base + m.trailing_zeros() as usize;
+            if same_bytes(&b[p..p + f.len()], f) {
+                return Some(p);
+            }
+            m &= m - 1;
+        }
+        None
     }
 
     /// The first occurrence of `from` in `h`.
@@ -1508,6 +1550,51 @@ mod tests {
         assert!(!same_bytes(b"abc", b"abcd"));
         assert_eq!(last_word(b"ab"), 0x6261);
         assert_eq!(last_word(b"abcde"), 0x6564_6362_6463_6261);
+    }
+
+    /// The search over the buffer's last 32 bytes finds what the walk
+    /// finds: `from`s of one to 33 bytes (one distinct byte, anchors at
+    /// either end, a `?`), at every place of buffers of 32 to 40 bytes,
+    /// the text from every `lo` of the last 32 bytes (a `from` before `lo`
+    /// or running past the end is no match), with decoys that hold one
+    /// anchor only and overlapping occurrences.
+    #[test]
+    fn tail_search_finds_the_first_occurrence() {
+        let froms = [
+            "x",
+            "/old/",
+            "aa",
+            "d?q",
+            "qx",
+            "zq/",
+            "lxl",
+            "/",
+            "?id=",
+            "abcdefghijklmnopqrstuvwxyz012345",
+            "abcdefghijklmnopqrstuvwxyz0123456",
+        ];
+        for from in froms {
+            let sub = Subst::new(from, "-");
+            for len in 32..=40usize {
+                for place in 0..len {
+                    // Decoys: `from`'s bytes one by one, out of place.
+                    let mut b: Vec<u8> = (0..len)
+                        .map(|i| from.as_bytes()[(i * 7) % from.len()] ^ u8::from(i % 3 == 0))
+                        .collect();
+                    for (i, &c) in from.as_bytes().iter().enumerate() {
+                        if place + i < len {
+                            b[place + i] = c;
+                        }
+                    }
+                    let t = irinorm_simd::Tail32::of(&b).expect("32 bytes");
+                    for lo in len - 32..len {
+                        let want = sub.find(&b[lo..]).map(|x| lo + x);
+                        let got = sub.find_in_tail(&t, &b, lo);
+                        assert_eq!(got, want, "{from:?} {len} {place} {lo}");
+                    }
+                }
+            }
+        }
     }
 
     /// A host's key holds every byte of a host of at most 24 bytes (one

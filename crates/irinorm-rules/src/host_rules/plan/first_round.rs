@@ -25,9 +25,19 @@
 
 use super::{
     add_trailing_slash, alias_host, alias_scheme, directory_index, lowercase_path, remove_params,
-    remove_trailing_slash, screen_of, sort_query, substitute, At, Fired, Op, ParamTable, Plan,
-    Subst, PATH, QUERY, UPPER,
+    remove_trailing_slash, screen_of, sort_query, substitute, substitute_from, At, Fired, Op,
+    ParamTable, Plan, Subst, PATH, QUERY, UPPER,
 };
+
+/// Whether the path of the URL at `at` has an ASCII capital, from the
+/// masks of the buffer's last 32 bytes (`t`; the path starts within them).
+#[inline(always)]
+fn upper_in_path(t: &irinorm_simd::Tail32, out: &str, at: &At) -> bool {
+    let base = out.len() - 32;
+    let len = at.path_end(out) - at.path;
+    let m = u64::from(t.upper() >> (at.path - base));
+    m & ((1u64 << len.min(32)) - 1) != 0
+}
 
 /// The first round of one plan, its steps by kind with their step index
 /// (for the wake masks and what they write).
@@ -225,7 +235,54 @@ impl FirstRound {
                 fired!(k);
             }
         }
-        if let Some(t) = &self.cands {
+        let tail = irinorm_simd::Tail32::of(out.as_bytes()).filter(|_| at.path + 32 >= out.len());
+        if let (Some(_), Some(tail)) = (&self.cands, tail) {
+            // `path?query` within the buffer's last 32 bytes (every URL of
+            // the learned crawl but its shortest): each screened step
+            // screened by two byte masks of those bytes, no pass byte by
+            // byte through the plan's table (issue 11, round 23). A
+            // screen is only a condition the step needs, so the steps run
+            // in order as the step loop runs them; after one fires, the
+            // masks of the new text (or, past 32 bytes, no screen).
+            let mut tail = Some(tail);
+            macro_rules! again {
+                () => {
+                    tail = irinorm_simd::Tail32::of(out.as_bytes())
+                        .filter(|_| at.path + 32 >= out.len())
+                };
+            }
+            if let Some(k) = self.lower {
+                let hit = match &tail {
+                    Some(t) => upper_in_path(t, out, at) && lowercase_path(out, at),
+                    None => lowercase_path(out, at),
+                };
+                if hit {
+                    fired!(k);
+                    again!();
+                }
+            }
+            for (k, _, x) in self.substs.iter() {
+                let hit = match &tail {
+                    Some(t) => match x.find_in_tail(t, out.as_bytes(), at.path) {
+                        Some(first) => substitute_from(x, out, at, first),
+                        None => false,
+                    },
+                    None => substitute(x, out, at),
+                };
+                if hit {
+                    *ran |= super::SPELLED;
+                    fired!(*k);
+                    again!();
+                }
+            }
+            // A directory index is judged at the path's end (a compare of
+            // its name), cheaper than any screen.
+            for (k, _, name) in self.indexes.iter() {
+                if directory_index(name, out, at) {
+                    fired!(*k);
+                }
+            }
+        } else if let Some(t) = &self.cands {
             // The screened steps in order, only those the screen lets
             // through; after one fires, those after it by the new screen.
             let lower = usize::from(self.lower.is_some());
