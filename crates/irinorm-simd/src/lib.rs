@@ -26,9 +26,11 @@
 //! reached only through a [`Kernel`] value, which can only be made after the
 //! feature was detected; the call of the SSE2 [`eq_mask64`] kernel; and the
 //! SSE2 intrinsics of [`eq_mask64_padded`]'s block, called in place (issue 14,
-//! round 9: a `#[target_feature]` function there was not inlined). The last
-//! two are compiled only where the build enables SSE2 for the whole program
-//! (every x86-64 CPU; rustc still asks for `unsafe` there). Inside the kernels, vector loads are made from
+//! round 9: a `#[target_feature]` function there was not inlined); and the
+//! SSE2 intrinsics of [`Tail32`]'s load and masks (issue 11, round 23), also
+//! in place, on values loaded from a checked slice. The last three are
+//! compiled only where the build enables SSE2 for the whole program (every
+//! x86-64 CPU; rustc still asks for `unsafe` there). Inside the kernels, vector loads are made from
 //! `u64::from_le_bytes` of checked slices (no raw pointers), so since Rust
 //! 1.87 the intrinsics they call are safe functions.
 
