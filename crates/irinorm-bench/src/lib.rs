@@ -337,6 +337,23 @@ pub fn run_loop(p: &irinorm_rules::Pipeline, urls: &[String], reps: usize) -> us
     loop_by(p, urls, reps, irinorm_rules::Pipeline::normalize_into)
 }
 
+/// [`run_loop`] by `Pipeline::key_into` (the comparison key: `dedupe`'s
+/// and `compare`'s path), `key_cost`'s loop: the bytes of the keys.
+#[inline(never)]
+pub fn run_loop_key(p: &irinorm_rules::Pipeline, urls: &[String], reps: usize) -> usize {
+    let mut out = String::new();
+    let mut n = 0usize;
+    for _ in 0..reps {
+        for u in urls {
+            out.clear();
+            if p.key_into(black_box(u), &mut out).is_ok() {
+                n += out.len();
+            }
+        }
+    }
+    n
+}
+
 /// [`run_loop`] by `Pipeline::normalize_text_into` (no list of the rules
 /// that fired: the CLI's bulk `normalize`); `learned_cost ... text`.
 #[inline(never)]
@@ -459,6 +476,10 @@ pub mod op {
     pub const PRESETS: &str = "presets";
     /// Comparison-key digests (128-bit xxh3 of the key at rung 2).
     pub const KEY_DIGEST: &str = "key digest";
+    /// The comparison key of a preset's pipeline (`Pipeline::key_into`
+    /// into a reused `String`: `dedupe`'s and `compare`'s path), `rfc`
+    /// against `crawler`; the baseline is `rfc`.
+    pub const PIPELINE_KEY: &str = "pipeline key";
 }
 
 /// The operations on normalization, in table order (for the benches).
@@ -534,6 +555,9 @@ pub static REGISTRY: &[Entry] = &[
     e(op::KEY_DIGEST, "irinorm digest", Kind::Urls, keys::irinorm_digest),
     e(op::KEY_DIGEST, "irinorm key_into + Key::of", Kind::Urls, keys::irinorm_key_into),
     e(op::KEY_DIGEST, "irinorm crawler digest", Kind::Urls, keys::crawler_digest),
+    // the key of a preset's pipeline; the baseline is `rfc`
+    e(op::PIPELINE_KEY, "irinorm rfc key", Kind::Urls, keys::rfc_key_into),
+    e(op::PIPELINE_KEY, "irinorm crawler key", Kind::Urls, keys::crawler_key_into),
 ];
 
 const fn e(op: &'static str, lib: &'static str, kind: Kind, run: Workload) -> Entry {
@@ -1128,6 +1152,33 @@ pub mod keys {
             }
         }
         c.finish()
+    }
+
+    /// `Pipeline::key_into` of `p` into a reused `String`.
+    #[inline(always)]
+    fn pipeline_key_into(inp: &Inputs, p: Preset) -> u64 {
+        let p = Pipeline::preset(p);
+        let mut c = Checksum::new();
+        let mut out = String::new();
+        for s in &inp.urls {
+            out.clear();
+            match p.key_into(black_box(s.as_str()), &mut out) {
+                Ok(()) => c.accept(black_box(&out).len()),
+                Err(_) => c.reject(),
+            }
+        }
+        c.finish()
+    }
+
+    /// `Pipeline::key_into` with the `rfc` preset.
+    pub fn rfc_key_into(inp: &Inputs) -> u64 {
+        pipeline_key_into(inp, Preset::Rfc)
+    }
+
+    /// `Pipeline::key_into` with the `crawler` preset (`dedupe --preset
+    /// crawler`'s key).
+    pub fn crawler_key_into(inp: &Inputs) -> u64 {
+        pipeline_key_into(inp, Preset::Crawler)
     }
 
     /// `Pipeline::digest` with the `crawler` preset.

@@ -511,13 +511,13 @@ impl Pipeline {
             return self.safebrowsing_into(input, out);
         }
         let start = out.len();
-        // Read where it lies, as in `normalize_into` (issue 14, round 21):
-        // `?` would move the `Meta` out of the `Result` onto the stack.
-        let done = self.normalizer.key_into_split(input, out);
-        let Ok(meta) = &done else {
-            return done.map(|_| ());
-        };
-        self.rules_in_place(out, start, meta.as_ref(), &mut Vec::new());
+        // The ladder writes the key's components here and the stage reads
+        // them where they lie, as in `normalize_into` (issue 14, rounds
+        // 21-22): returned in the `Result`, the `Meta` was copied on every
+        // key in pieces wider than the scanner's stores (round 23).
+        let mut meta = Meta::default();
+        let known = self.normalizer.key_into_meta(input, out, &mut meta)?;
+        self.rules_in_place(out, start, known.then_some(&meta), &mut Vec::new());
         Ok(())
     }
 

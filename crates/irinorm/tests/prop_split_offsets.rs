@@ -9,7 +9,10 @@
 //! after a prefix (offsets are relative to the start of the appended text).
 //!
 //! [`Normalizer::normalize_into_meta`], which writes the same components
-//! into the caller's `Meta`, is checked against it on every case.
+//! into the caller's `Meta`, is checked against it on every case; so is
+//! [`Normalizer::key_into_meta`] (the comparison key's components, issue
+//! 14 round 23) against [`Normalizer::key_into`] and `split_trusted` of
+//! the key.
 //!
 //! Case counts: proptest's default (256), or `PROPTEST_CASES`.
 
@@ -94,7 +97,61 @@ fn check(n: &Normalizer, x: &str) -> Result<(), TestCaseError> {
     Ok(())
 }
 
+/// The key's check: [`Normalizer::key_into_meta`] appends the text of
+/// [`Normalizer::key_into`] (the same error), and when it says the
+/// components are known they are `split_trusted` of the key (or, for the
+/// unchanged input, the parser's, of the same structure), whatever the
+/// caller's `Meta` held before; [`Normalizer::key_into_split`] hands back
+/// the same.
+fn check_key(n: &Normalizer, x: &str) -> Result<(), TestCaseError> {
+    let mut plain = String::from("prefix:");
+    let r = n.key_into(x, &mut plain);
+    let mut out = String::from("prefix:");
+    let mut m = split_trusted("HTTP://u@H.example:1/p/./q?r#s");
+    let known = n.key_into_meta(x, &mut out, &mut m);
+    prop_assert_eq!(&out, &plain);
+    let mut split_out = String::from("prefix:");
+    let split = n.key_into_split(x, &mut split_out);
+    prop_assert_eq!(&split_out, &plain);
+    let known = match (r, known, split) {
+        (Ok(()), Ok(k), Ok(s)) => {
+            prop_assert_eq!(s, k.then_some(m));
+            k
+        }
+        (Err(e), Err(e2), Err(e3)) => {
+            prop_assert_eq!(&e, &e2);
+            prop_assert_eq!(&e, &e3);
+            return Ok(());
+        }
+        other => return Err(TestCaseError::fail(format!("{other:?}"))),
+    };
+    if known {
+        let key = &out["prefix:".len()..];
+        let oracle = split_trusted(key);
+        if m != oracle {
+            prop_assert_eq!(key, x, "key offsets differ for a rewritten reference");
+            prop_assert!(m.same_structure(&oracle), "{:?} vs {:?}", m, oracle);
+            prop_assert_eq!(m.host_kind(), oracle.host_kind());
+        }
+    }
+    Ok(())
+}
+
 proptest! {
+    #[test]
+    fn key_offsets_equal_split_trusted(x in ladder_gen::reference(), variant in 0usize..7) {
+        for n in normalizers(variant) {
+            check_key(&n, &x)?;
+        }
+    }
+
+    #[test]
+    fn key_offsets_equal_split_trusted_on_anything(x in ladder_gen::anything(), variant in select(vec![0usize, 1, 3])) {
+        for n in normalizers(variant) {
+            check_key(&n, &x)?;
+        }
+    }
+
     #[test]
     fn offsets_equal_split_trusted(x in ladder_gen::reference(), variant in 0usize..7) {
         for n in normalizers(variant) {
@@ -144,6 +201,7 @@ fn offsets_of_rewritten_references() {
         "#%7e",
     ] {
         check(&n, x).unwrap();
+        check_key(&n, x).unwrap();
     }
     let mut out = String::from(">>");
     let (_, m) = n
@@ -168,4 +226,45 @@ fn offsets_of_rewritten_references() {
     assert_eq!(&out[1..], "http://a.example/?q#f");
     assert_eq!(m.path(&out[1..]), "/");
     assert_eq!(m.query_fragment_offsets(), (Some((18, 19)), Some(20)));
+}
+
+/// The key's components are known after the fast answers that rewrite
+/// (issue 14, round 23): the empty path made `/` (RFC 3986 §6.2.3) and
+/// the case repaired (§6.2.2.1), counted by hand; the named rules then
+/// need not split the key again. A key the slow path projects (the URN's
+/// q-component dropped, RFC 8141 §3.1) is not.
+#[test]
+fn key_offsets_after_the_fast_answers() {
+    let n = Normalizer::new(Options::default());
+    let mut out = String::from(">");
+    let mut m = split_trusted("HTTP://u@H.example:1/p/./q?r#s");
+    assert_eq!(
+        n.key_into_meta("http://a.example?q", &mut out, &mut m),
+        Ok(true)
+    );
+    let t = &out[1..];
+    assert_eq!(t, "http://a.example/?q");
+    assert_eq!(
+        (m.host(t), m.path(t), m.query(t)),
+        (Some("a.example"), "/", Some("q"))
+    );
+    assert_eq!(m.query_fragment_offsets(), (Some((18, 19)), None));
+    let mut out = String::from(">");
+    assert_eq!(
+        n.key_into_meta("HTTP://A.Example/p?q", &mut out, &mut m),
+        Ok(true)
+    );
+    let t = &out[1..];
+    assert_eq!(t, "http://a.example/p?q");
+    assert_eq!(
+        (m.scheme(t), m.host(t), m.path(t)),
+        (Some("http"), Some("a.example"), "/p")
+    );
+    assert_eq!(m.query_fragment_offsets(), (Some((19, 20)), None));
+    let mut out = String::new();
+    assert_eq!(
+        n.key_into_meta("urn:example:a?=q", &mut out, &mut m),
+        Ok(false)
+    );
+    assert_eq!(out, "urn:example:a");
 }

@@ -559,7 +559,7 @@ impl Normalizer {
     }
 
     /// The key at `rung` appended to `out`; its components when known
-    /// (already-normal input: the key is the input itself).
+    /// (the fast answers: the key is the text they wrote).
     fn key_at(
         &self,
         rung: Rung,
@@ -567,30 +567,68 @@ impl Normalizer {
         out: &mut String,
     ) -> Result<Option<Meta>, ParseError> {
         let mut m = Meta::default();
-        let scanned = self.parse_input_into(input, &mut m)?;
+        Ok(self.key_in_place(rung, input, out, &mut m)?.then_some(m))
+    }
+
+    /// [`Normalizer::key_into_split`] with the components written into the
+    /// caller's `meta` (whatever it held before): `Ok(true)` when they are
+    /// the key's, `Ok(false)` when the caller must split the key itself
+    /// (the slow path, whose key may be projected); unspecified on error.
+    /// For a caller that reads the components where they lie, as
+    /// [`Normalizer::normalize_into_meta`] (issue 14, round 22): returned
+    /// in the `Result`, the `Meta` the scanner had just written field by
+    /// field was copied in wider pieces on every key (`dedupe`'s path;
+    /// issue 14, round 23).
+    #[inline]
+    pub fn key_into_meta(
+        &self,
+        input: &str,
+        out: &mut String,
+        meta: &mut Meta,
+    ) -> Result<bool, ParseError> {
+        *meta = Meta::default();
+        self.key_in_place(self.opts.rung, input, out, meta)
+    }
+
+    /// The body of [`Normalizer::key_at`] and [`Normalizer::key_into_meta`]:
+    /// `m` (`Meta::default()`) becomes the components of the appended key
+    /// when the answer is `true`.
+    #[inline(always)]
+    fn key_in_place(
+        &self,
+        rung: Rung,
+        input: &str,
+        out: &mut String,
+        m: &mut Meta,
+    ) -> Result<bool, ParseError> {
+        let scanned = self.parse_input_into(input, m)?;
         let opts = self.key_options(rung);
         let start = out.len();
-        let fast = self.fast_path(input, &m, &opts, scanned);
-        match fast {
+        match self.fast_path(input, m, &opts, scanned) {
             // Never a URN at rung 2 on the fast path (it refuses scheme
             // normalizers): the projection has nothing to remove.
             Fast::Same => {
                 out.push_str(input);
-                return Ok(Some(m));
+                return Ok(true);
             }
-            Fast::Root => {
-                push_with_root(out, input, &m);
-            }
+            // The text written is the key, and these writers know its
+            // components (as in `split_in_place`): the rules need not
+            // split it again.
+            Fast::Root => *m = push_with_root(out, input, m),
             // `http` or `https` only: nothing for the projection either.
-            Fast::Repair => {
-                self.push_repaired_any(out, input, &m, &opts);
-            }
+            Fast::Repair => *m = self.push_repaired_any(out, input, m, &opts),
             Fast::Slow => {
-                self.run(input, &m, &opts, out, &mut NoTrace, &mut Vec::new());
+                self.run(input, m, &opts, out, &mut NoTrace, &mut Vec::new());
                 key::project(out, start, &opts);
+                return Ok(false);
             }
         }
-        Ok(None)
+        debug_assert_eq!(
+            *m,
+            parse::split_trusted(&out[start..]),
+            "the key's offsets for {input:?}"
+        );
+        Ok(true)
     }
 
     /// The options of a key at `rung`: `uri` form (borrowed when the
